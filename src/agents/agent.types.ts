@@ -1,0 +1,17 @@
+import type { ProviderConnection } from '../llm/llm.types';
+import type { AgentVerticalId } from '../shared/catalog/verticals';
+
+/** A configured agent, as the chat pipeline sees it. */
+export interface AgentDefinition {
+  agentId: string;
+  agentName: string;
+  vertical: AgentVerticalId;
+  enabled: boolean;
+  systemPrompt: string;
+  /** Upstream timeout for one reply (ms). */
+  timeout: number;
+  model: string;
+  temperature: number;
+  maxTokens: number;
+  connection: ProviderConnection;
+}

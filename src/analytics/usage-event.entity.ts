@@ -1,0 +1,61 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { BigIntColumn, EpochMsColumn, FloatColumn } from '../database/columns';
+
+export type UsageStatus = 'success' | 'error' | 'cancelled';
+export type UsageChannel = 'socket' | 'rest' | 'sse';
+
+/** One LLM call: written once per chat request by the usage recorder, in batches. */
+@Entity('usage_events')
+@Index('idx_usage_events_created_at', ['createdAt'])
+export class UsageEvent {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @EpochMsColumn({ name: 'created_at' })
+  createdAt: number;
+
+  @Column({ name: 'request_id', type: 'varchar', length: 100 })
+  requestId: string;
+
+  @Column({ name: 'agent_id', type: 'varchar', length: 100 })
+  agentId: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  vertical: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  provider: string;
+
+  @Column({ type: 'varchar', length: 120 })
+  model: string;
+
+  @Column({ type: 'varchar', length: 10 })
+  channel: UsageChannel;
+
+  @Column({ type: 'varchar', length: 10 })
+  status: UsageStatus;
+
+  @Column({ name: 'error_code', type: 'varchar', length: 40, nullable: true })
+  errorCode: string | null;
+
+  @Column({ name: 'error_message', type: 'varchar', length: 500, nullable: true })
+  errorMessage: string | null;
+
+  @BigIntColumn({ name: 'prompt_tokens' })
+  promptTokens: number;
+
+  @BigIntColumn({ name: 'completion_tokens' })
+  completionTokens: number;
+
+  @FloatColumn({ name: 'cost_usd' })
+  costUsd: number;
+
+  @BigIntColumn({ name: 'latency_ms' })
+  latencyMs: number;
+
+  @BigIntColumn({ name: 'ttft_ms', nullable: true })
+  ttftMs: number | null;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  language: string | null;
+}

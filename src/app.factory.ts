@@ -1,0 +1,57 @@
+import { Logger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AppModule } from './app.module';
+import { AppSocketIoAdapter } from './chat/socket-io.adapter';
+import { requestIdMiddleware } from './common/request-id';
+import type { AppConfig } from './config/app-config';
+
+/** 10 MB attachments arrive base64-encoded inside JSON (issue: knowledge attachments). */
+const JSON_BODY_LIMIT = '16mb';
+const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io'];
+
+const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  log: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/** Serves the built client: its files, and index.html for client-side routes ("/admin", ...). */
+function serveClient(app: NestExpressApplication, clientDir: string): void {
+  const index = path.join(clientDir, 'index.html');
+  if (!fs.existsSync(index)) {
+    new Logger('Client').warn(`No built client at ${clientDir}; run "npm run build" to serve the web app`);
+    return;
+  }
+  app.useStaticAssets(clientDir, { index: false, maxAge: '1h', setHeaders: (res, file) => {
+    if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  } });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (API_PREFIXES.some((p) => req.path === p.replace(/\/$/, '') || req.path.startsWith(p))) return next();
+    if (!req.accepts('html')) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}
+
+/** Builds the whole app (HTTP API, sockets, client) without listening: main.ts and tests share it. */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    logger: LOG_LEVELS[config.logLevel],
+    bodyParser: false,
+  });
+  app.use(requestIdMiddleware);
+  app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, credentials: true });
+  app.useWebSocketAdapter(new AppSocketIoAdapter(app, config));
+  serveClient(app, config.clientDir);
+  app.enableShutdownHooks();
+  return app;
+}

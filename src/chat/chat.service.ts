@@ -1,0 +1,260 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { AgentRegistryService } from '../agents/agent-registry.service';
+import type { AgentDefinition } from '../agents/agent.types';
+import { UsageRecorderService } from '../analytics/usage-recorder.service';
+import type { UsageChannel, UsageStatus } from '../analytics/usage-event.entity';
+import { AppError } from '../common/app-error';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { KnowledgeService } from '../knowledge/knowledge.service';
+import { LlmService } from '../llm/llm.service';
+import { LlmError, LlmPassage, LlmUsage } from '../llm/llm.types';
+import { countMessageTokens, countTokens } from '../llm/token-counter';
+import { costUsd, DEFAULT_MODELS } from '../shared/catalog/providers';
+import type { ReplyData } from '../shared/contracts/chat';
+import type { ErrorCode } from '../shared/contracts/http';
+import type { ValidatedChatRequest } from './chat-request.validator';
+import { FrameCoalescer } from './frame-coalescer';
+import { buildPrompt } from './prompt-builder';
+
+/** Items cited per answer, and passages per item placed in the prompt. */
+const SOURCE_LIMIT = 4;
+const FRAME_INTERVAL_MS = 30;
+
+export interface ChatRunOptions {
+  requestId: string;
+  channel: UsageChannel;
+  /** Aborted when the visitor cancels or disconnects. */
+  signal: AbortSignal;
+  /** Receives coalesced text frames as they stream. */
+  onFrame: (text: string) => void;
+}
+
+/** Why a running chat was stopped by us (rather than by the visitor). */
+type StopReason = 'agent_timeout' | 'chat_timeout' | 'shutdown';
+
+const LOCAL_AGENT: AgentDefinition = {
+  agentId: 'local-responder',
+  agentName: 'Knowledge Responder',
+  vertical: 'universal',
+  enabled: true,
+  systemPrompt: 'Answer from the knowledge base.',
+  timeout: 30000,
+  model: DEFAULT_MODELS.local,
+  temperature: 0,
+  maxTokens: 2000,
+  connection: { provider: 'local' },
+};
+
+/**
+ * The chat pipeline shared by the socket gateway and POST /interact: pick the agent, retrieve
+ * knowledge, build the prompt, stream the provider's reply through a frame coalescer under the
+ * agent and chat time limits, and record exactly one usage event per call.
+ */
+@Injectable()
+export class ChatService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(ChatService.name);
+  private readonly running = new Map<string, { stop: (reason: StopReason) => void; done: Promise<unknown> }>();
+  private draining = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly agents: AgentRegistryService,
+    private readonly knowledge: KnowledgeService,
+    private readonly llm: LlmService,
+    private readonly usage: UsageRecorderService,
+  ) {}
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** Refuses new chats once shutdown started. */
+  assertAccepting(): void {
+    if (this.draining) throw new AppError('server_restarting', 'The server is restarting. Please try again in a moment.');
+  }
+
+  async run(request: ValidatedChatRequest, options: ChatRunOptions): Promise<ReplyData> {
+    this.assertAccepting();
+    const key = `${options.channel}:${options.requestId}:${Math.random()}`;
+    let stop!: (reason: StopReason) => void;
+    const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
+    const done = this.execute(request, options, stopped);
+    this.running.set(key, { stop, done: done.catch(() => undefined) });
+    try {
+      return await done;
+    } finally {
+      this.running.delete(key);
+    }
+  }
+
+  private async execute(request: ValidatedChatRequest, options: ChatRunOptions, stopped: Promise<StopReason>): Promise<ReplyData> {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const agent = this.agents.pick(request.vertical) ?? LOCAL_AGENT;
+    const provider = this.llm.providerFor(agent.connection);
+    const model = agent.model;
+
+    const retrieval = await this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT });
+    const passages: LlmPassage[] = retrieval.passages.map((p) => ({ itemId: p.itemId, title: p.title, text: p.text, score: p.score }));
+    const messages = buildPrompt(agent, request, passages);
+
+    const upstream = new AbortController();
+    let stopReason: StopReason | 'cancelled' | undefined;
+    const abort = (reason: StopReason | 'cancelled') => {
+      if (!stopReason) stopReason = reason;
+      upstream.abort();
+    };
+    const onClientAbort = () => abort('cancelled');
+    if (options.signal.aborted) abort('cancelled');
+    options.signal.addEventListener('abort', onClientAbort, { once: true });
+    void stopped.then((reason) => abort(reason));
+    const chatTimer = setTimeout(() => abort('chat_timeout'), Math.max(0, this.config.chatTimeoutMs - (performance.now() - started)));
+    // The agent timeout is an inactivity limit: it restarts with every delta, so a long answer that
+    // keeps streaming is not cut, but a provider that stops sending is.
+    let agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
+    const touch = () => {
+      clearTimeout(agentTimer);
+      agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
+    };
+
+    const coalescer = new FrameCoalescer(options.onFrame, FRAME_INTERVAL_MS);
+    let text = '';
+    let ttftMs: number | null = null;
+    let usage: LlmUsage | undefined;
+    try {
+      for await (const chunk of provider.stream(
+        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical } },
+        upstream.signal,
+      )) {
+        if (upstream.signal.aborted) break;
+        if (chunk.type === 'delta') {
+          if (ttftMs === null) ttftMs = Math.round(performance.now() - started);
+          text += chunk.text;
+          coalescer.push(chunk.text);
+          touch();
+        } else {
+          usage = chunk.usage;
+        }
+      }
+      if (upstream.signal.aborted) throw new LlmError('cancelled', 'The request was cancelled.');
+      if (text.trim() === '') throw new LlmError('bad_response', 'The AI provider returned an empty reply.');
+    } catch (error) {
+      coalescer.discard();
+      const failure = this.describeFailure(error, stopReason);
+      this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, undefined, failure.status, failure.error);
+      throw failure.error;
+    } finally {
+      clearTimeout(chatTimer);
+      clearTimeout(agentTimer);
+      options.signal.removeEventListener('abort', onClientAbort);
+    }
+    coalescer.flush();
+
+    const event = this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, usage, 'success');
+    return {
+      response: text,
+      executionTime: Math.round(performance.now() - started),
+      // Confidence = the share of the question's content words that the retrieved passages cover
+      // (0 when nothing matched). It says how well the answer is grounded, not how fluent it is.
+      confidence: Math.round(retrieval.coverage * 100) / 100,
+      vertical: request.vertical,
+      agentsInvolved: [agent.agentId],
+      a2aCompliant: false,
+      optimization: { cacheHit: false, passages: passages.length, coalescedFrames: coalescer.frames },
+      sources: retrieval.sources,
+      usage: {
+        promptTokens: event.promptTokens,
+        completionTokens: event.completionTokens,
+        totalTokens: event.promptTokens + event.completionTokens,
+        costUsd: event.costUsd,
+        provider: agent.connection.provider,
+        model,
+      },
+    };
+  }
+
+  private describeFailure(error: unknown, stopReason: StopReason | 'cancelled' | undefined): { status: UsageStatus; error: AppError } {
+    if (stopReason === 'cancelled') return { status: 'cancelled', error: new AppError('cancelled', 'The request was cancelled.') };
+    if (stopReason === 'shutdown') {
+      return { status: 'error', error: new AppError('server_restarting', 'The server is restarting. Please try again in a moment.') };
+    }
+    if (stopReason === 'chat_timeout') {
+      return { status: 'error', error: new AppError('chat_timeout', 'The reply took too long. Please try again.') };
+    }
+    if (stopReason === 'agent_timeout') {
+      return { status: 'error', error: new AppError('provider_timeout', 'The AI provider did not respond in time. Please try again.') };
+    }
+    if (error instanceof AppError) return { status: 'error', error };
+    if (error instanceof LlmError) {
+      const code: ErrorCode =
+        error.kind === 'rate_limited' ? 'provider_rate_limited' : error.kind === 'timeout' ? 'provider_timeout' : error.kind === 'cancelled' ? 'cancelled' : 'provider_error';
+      return { status: error.kind === 'cancelled' ? 'cancelled' : 'error', error: new AppError(code, error.message) };
+    }
+    this.logger.error('Chat pipeline failed', error instanceof Error ? error.stack : String(error));
+    return { status: 'error', error: new AppError('provider_error', 'The assistant could not produce a reply. Please try again.') };
+  }
+
+  /**
+   * One usage event per call. Tokens: the vendor's report when there is one; otherwise counted.
+   * A call that failed before any text arrived is billed nothing, so it records zero tokens.
+   */
+  private recordUsage(
+    request: ValidatedChatRequest,
+    agent: AgentDefinition,
+    options: ChatRunOptions,
+    startedAt: number,
+    started: number,
+    ttftMs: number | null,
+    messages: Parameters<typeof countMessageTokens>[0],
+    text: string,
+    usage: LlmUsage | undefined,
+    status: UsageStatus,
+    error?: AppError,
+  ) {
+    const anyOutput = text.length > 0 || usage !== undefined;
+    const promptTokens = usage?.promptTokens ?? (anyOutput ? countMessageTokens(messages) : 0);
+    const completionTokens = usage?.completionTokens ?? (anyOutput ? countTokens(text) : 0);
+    const event = {
+      createdAt: startedAt,
+      requestId: options.requestId,
+      agentId: agent.agentId,
+      vertical: request.vertical,
+      provider: agent.connection.provider,
+      model: agent.model,
+      channel: options.channel,
+      status,
+      errorCode: error?.code ?? null,
+      errorMessage: error ? error.message.slice(0, 500) : null,
+      promptTokens,
+      completionTokens,
+      costUsd: costUsd(agent.connection.provider, agent.model, promptTokens, completionTokens),
+      latencyMs: Math.round(performance.now() - started),
+      ttftMs,
+      language: request.language.code,
+    };
+    this.usage.record(event);
+    return event;
+  }
+
+  /**
+   * Graceful shutdown: refuse new chats, let running ones finish within the grace period, end
+   * the rest with "server restarting", then write every pending usage event.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.draining = true;
+    if (this.running.size > 0) {
+      this.logger.log(`Shutting down: waiting for ${this.running.size} running chats`);
+      const all = Promise.all([...this.running.values()].map((r) => r.done));
+      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), this.config.shutdownGraceMs).unref());
+      if ((await Promise.race([all, grace])) === 'timeout') {
+        for (const r of this.running.values()) r.stop('shutdown');
+        await all;
+      }
+    }
+    await this.usage.flush();
+  }
+}

@@ -1,0 +1,85 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { ErrorCode, ErrorEnvelope } from '../shared/contracts/http';
+import { AppError } from './app-error';
+import { requestIdOf } from './request-id';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'validation_failed',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+/** Messages for errors raised below our code (body parser, router) that callers should see. */
+function describeLowLevel(error: { type?: string; status?: number }): string | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return 'The request body is not valid JSON.';
+    case 'entity.too.large':
+      return 'The request body is too large.';
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return 'The request body uses an unsupported encoding.';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Turns every error into the envelope of DESIGN.md section 5. A 500 is logged with its request
+ * id and answered with a generic message: no stack, no SQL, no internals.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return;
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const requestId = requestIdOf(req);
+    const { status, code, message } = this.classify(exception);
+    if (status >= 500) {
+      this.logger.error(`${req.method} ${req.path} failed [${requestId}]`, exception instanceof Error ? exception.stack : String(exception));
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const body: ErrorEnvelope = { success: false, error: { code, message }, requestId };
+    res.status(status).json(body);
+  }
+
+  private classify(exception: unknown): { status: number; code: ErrorCode; message: string } {
+    if (exception instanceof AppError) {
+      return { status: exception.status, code: exception.code, message: exception.message };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+      const message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : exception.message;
+      if (status === 404 && /^Cannot (GET|POST|PUT|DELETE|PATCH)/.test(message)) {
+        return { status, code: 'not_found', message: 'No such route.' };
+      }
+      return { status, code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'validation_failed'), message };
+    }
+    const lowLevel = exception as { type?: string; status?: number; statusCode?: number };
+    const status = lowLevel?.status ?? lowLevel?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return {
+        status,
+        code: CODE_BY_STATUS[status] ?? 'validation_failed',
+        message: describeLowLevel(lowLevel) ?? 'The request could not be processed.',
+      };
+    }
+    return { status: 500, code: 'internal_error', message: 'Something went wrong on our side. Please try again.' };
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The typed configuration. Only this folder reads process.env: `loadConfig` validates every
+ * setting once at start and throws a ConfigError that names each bad setting.
+ */
+import * as path from 'node:path';
+
+export interface AppConfig {
+  port: number;
+  dataDir: string;
+  /** postgres://... when set; otherwise SQLite at dataDir/app.db */
+  databaseUrl?: string;
+  /** Postgres only: schema to use (tests isolate suites with it). */
+  databaseSchema?: string;
+  redisUrl?: string;
+  smtpUrl?: string;
+  appSecret?: string;
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
+  azureOpenaiEndpoint?: string;
+  azureOpenaiApiKey?: string;
+  azureOpenaiApiVersion: string;
+  /** OpenAI-compatible server (Ollama, vLLM, llama.cpp server). */
+  llmBaseUrl?: string;
+  llmApiKey?: string;
+  /** Model used by agents of the configured provider when none is named. */
+  llmModel?: string;
+  healthIntervalMs: number;
+  chatTimeoutMs: number;
+  /** Per-agent upstream timeout (ms) for the environment-defined agents. */
+  agentTimeoutMs: number;
+  corsOrigins: string[];
+  /** Graceful shutdown budget for running streams (ms). */
+  shutdownGraceMs: number;
+  /** Serve the built client from this folder when it exists. */
+  clientDir: string;
+  /** Usage events are written in batches at most this often (ms). */
+  usageFlushMs: number;
+  /** Pause between word groups of the offline responder's stream (ms). */
+  localResponderDelayMs: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+  seedSampleKnowledge: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  str(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.str(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
+  url(name: string, protocols: string[]): string | undefined {
+    const raw = this.str(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push(`${name} must be a ${protocols.join(' or ')} URL (got "${parsed.protocol}")`);
+        return undefined;
+      }
+      return raw;
+    } catch {
+      this.problems.push(`${name} is not a valid URL`);
+      return undefined;
+    }
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.str(name);
+    if (raw === undefined) return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const r = new Reader(env);
+  const corsRaw = r.str('CORS_ORIGINS');
+  const corsOrigins = corsRaw ? corsRaw.split(',').map((o) => o.trim()).filter(Boolean) : [];
+  for (const origin of corsOrigins) {
+    if (origin === '*') continue;
+    try {
+      new URL(origin);
+    } catch {
+      r.problems.push(`CORS_ORIGINS has an entry that is not an origin URL: "${origin}"`);
+    }
+  }
+  const logLevel = (r.str('LOG_LEVEL') ?? 'log') as AppConfig['logLevel'];
+  if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
+    r.problems.push(`LOG_LEVEL must be one of error, warn, log, debug (got "${logLevel}")`);
+  }
+  const appSecret = r.str('APP_SECRET');
+  if (appSecret !== undefined && appSecret.length < 32) {
+    r.problems.push('APP_SECRET must be at least 32 characters long');
+  }
+  const config: AppConfig = {
+    port: r.int('PORT', 3000, 0, 65535),
+    dataDir: path.resolve(r.str('DATA_DIR') ?? './data'),
+    databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseSchema: r.str('DATABASE_SCHEMA'),
+    redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
+    appSecret,
+    openaiApiKey: r.str('OPENAI_API_KEY'),
+    openaiBaseUrl: r.url('OPENAI_BASE_URL', ['http:', 'https:']),
+    anthropicApiKey: r.str('ANTHROPIC_API_KEY'),
+    anthropicBaseUrl: r.url('ANTHROPIC_BASE_URL', ['http:', 'https:']),
+    azureOpenaiEndpoint: r.url('AZURE_OPENAI_ENDPOINT', ['http:', 'https:']),
+    azureOpenaiApiKey: r.str('AZURE_OPENAI_API_KEY'),
+    azureOpenaiApiVersion: r.str('AZURE_OPENAI_API_VERSION') ?? '2024-10-21',
+    llmBaseUrl: r.url('LLM_BASE_URL', ['http:', 'https:']),
+    llmApiKey: r.str('LLM_API_KEY'),
+    llmModel: r.str('LLM_MODEL'),
+    healthIntervalMs: r.int('HEALTH_INTERVAL_MS', 30000, 100, 3_600_000),
+    chatTimeoutMs: r.int('CHAT_TIMEOUT_MS', 130000, 1000, 3_600_000),
+    agentTimeoutMs: r.int('AGENT_TIMEOUT_MS', 30000, 100, 3_600_000),
+    corsOrigins,
+    shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 25000, 0, 600_000),
+    clientDir: path.resolve(r.str('CLIENT_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'client')),
+    usageFlushMs: r.int('USAGE_FLUSH_MS', 250, 10, 60_000),
+    localResponderDelayMs: r.int('LOCAL_RESPONDER_DELAY_MS', 12, 0, 1000),
+    logLevel,
+    seedSampleKnowledge: r.bool('SEED_SAMPLE_KNOWLEDGE', true),
+  };
+  if (config.azureOpenaiApiKey && !config.azureOpenaiEndpoint) {
+    r.problems.push('AZURE_OPENAI_API_KEY is set but AZURE_OPENAI_ENDPOINT is not');
+  }
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return { ...config, ...overrides };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

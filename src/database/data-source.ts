@@ -1,0 +1,84 @@
+/**
+ * Builds the TypeORM DataSource for the configured dialect: SQLite at DATA_DIR/app.db by default
+ * (WAL, busy timeout), Postgres when DATABASE_URL is set. Migrations run at start in both modes.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { Client } from 'pg';
+import type { AppConfig } from '../config/app-config';
+import { ENTITIES } from './entities';
+import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export function dialectOf(dataSource: DataSource): Dialect {
+  return dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+  if (config.databaseUrl) {
+    const schema = config.databaseSchema;
+    return {
+      type: 'postgres',
+      url: config.databaseUrl,
+      entities: ENTITIES,
+      migrations: POSTGRES_MIGRATIONS,
+      migrationsRun: false,
+      synchronize: false,
+      logging: false,
+      ...(schema ? { schema, extra: { options: `-c search_path=${schema}`, max: 20 } } : { extra: { max: 20 } }),
+    };
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  return {
+    type: 'sqlite',
+    database: path.join(config.dataDir, 'app.db'),
+    entities: ENTITIES,
+    migrations: SQLITE_MIGRATIONS,
+    migrationsRun: false,
+    synchronize: false,
+    logging: false,
+    enableWAL: true,
+    busyErrorRetry: 5000,
+  };
+}
+
+/** Creates the Postgres schema a test suite isolates itself in (no-op for SQLite or `public`). */
+async function ensurePostgresSchema(config: AppConfig): Promise<void> {
+  if (!config.databaseUrl || !config.databaseSchema || config.databaseSchema === 'public') return;
+  if (!/^[a-z_][a-z0-9_]*$/.test(config.databaseSchema)) {
+    throw new Error(`DATABASE_SCHEMA must be a plain lower-case identifier (got "${config.databaseSchema}")`);
+  }
+  const client = new Client({ connectionString: config.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${config.databaseSchema}`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openDataSource(config: AppConfig): Promise<DataSource> {
+  await ensurePostgresSchema(config);
+  const dataSource = new DataSource(buildDataSourceOptions(config));
+  await dataSource.initialize();
+  if (dialectOf(dataSource) === 'sqlite') {
+    await dataSource.query('PRAGMA busy_timeout = 5000');
+    await dataSource.query('PRAGMA foreign_keys = ON');
+    await dataSource.query('PRAGMA synchronous = NORMAL');
+  }
+  await dataSource.runMigrations({ transaction: 'each' });
+  return dataSource;
+}
+
+/** Drops a test schema (Postgres) — used by test teardown. */
+export async function dropPostgresSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,10 @@
+import type { DataSource } from 'typeorm';
+import { dialectOf } from './data-source';
+
+/**
+ * Rewrites numbered parameters written as `$1`, `$2` (Postgres style) into the form the
+ * current dialect understands (`?1`, `?2` for SQLite), so raw SQL is written once.
+ */
+export function portableSql(dataSource: DataSource, sql: string): string {
+  return dialectOf(dataSource) === 'postgres' ? sql : sql.replace(/\$(\d+)/g, '?$1');
+}

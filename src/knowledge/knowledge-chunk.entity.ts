@@ -1,0 +1,43 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { KnowledgeItem } from './knowledge-item.entity';
+
+/**
+ * One searchable passage of a knowledge item (see chunker.ts). Rows are derived data: the service
+ * deletes and re-inserts an item's chunks whenever the item changes, never edits them in place.
+ *
+ * The integer id doubles as the full-text row id: SQLite's FTS5 table `knowledge_chunks_fts`
+ * (external content, kept in step by triggers) uses it as its rowid. Postgres keeps the index in
+ * generated columns (`tsv`, `doc_len`) that are deliberately not mapped here.
+ */
+@Entity('knowledge_chunks')
+@Index('idx_knowledge_chunks_item_id', ['itemId', 'ord'])
+export class KnowledgeChunk {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'item_id', type: 'varchar', length: 36 })
+  itemId: string;
+
+  @ManyToOne(() => KnowledgeItem, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
+  @JoinColumn({ name: 'item_id' })
+  item?: KnowledgeItem;
+
+  /** 0-based position in the item. */
+  @Column({ type: 'integer' })
+  ord: number;
+
+  /** Copied from the item so a vertical-scoped search needs no join. */
+  @Column({ type: 'varchar', length: 40 })
+  vertical: string;
+
+  /** The item's title, repeated on every chunk so title words are weighted in every passage. */
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  @Column({ type: 'text' })
+  text: string;
+
+  /** Whitespace-separated words in `text`. */
+  @Column({ name: 'token_count', type: 'integer' })
+  tokenCount: number;
+}

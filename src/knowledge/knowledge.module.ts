@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { KnowledgeSeeder } from './knowledge-seeder.service';
+import { KnowledgeService } from './knowledge.service';
+
+/**
+ * The knowledge base: KnowledgeService (CRUD + retrieval) for the admin API and the chat pipeline,
+ * and the first-start sample seeder. Needs the global DatabaseModule (DataSource) and APP_CONFIG.
+ */
+@Module({
+  providers: [KnowledgeService, KnowledgeSeeder],
+  exports: [KnowledgeService],
+})
+export class KnowledgeModule {}

@@ -1,0 +1,394 @@
+/**
+ * The knowledge base: item CRUD for the admin API, and retrieval for the chat pipeline.
+ *
+ * Every write re-chunks the item and replaces its chunks in the same transaction as the item row,
+ * so the search index never holds passages of a deleted or outdated item. Retrieval searches
+ * chunks (BM25, see search-index.ts) but answers per ITEM: chunk scores are folded into one item
+ * score (best chunk plus a damped share of the next ones), because citations are per item and a
+ * long item split into many chunks should neither drown the others nor be penalised for its size.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { isKnowledgeVertical } from '../shared/catalog/verticals';
+import { chunkContent } from './chunker';
+import { KnowledgeChunk } from './knowledge-chunk.entity';
+import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
+import { KnowledgeError } from './knowledge.errors';
+import { extractQueryTerms } from './query-terms';
+import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk } from './search-index';
+
+/** What the admin sends for a new item (and, complete, for a PUT). */
+export interface KnowledgeItemInput {
+  title: string;
+  content: string;
+  category?: string;
+  vertical: KnowledgeVertical | string;
+  tags?: string[];
+}
+
+/** A change to an item: any subset of the fields. */
+export type KnowledgeItemPatch = Partial<KnowledgeItemInput>;
+
+export interface KnowledgeListOptions {
+  vertical?: string;
+  /** Free text: items ranked by relevance, then items merely containing the text. */
+  search?: string;
+}
+
+export interface KnowledgeSearchOptions {
+  vertical?: string;
+  /** Most passages to return; default 10, at most 100. */
+  limit?: number;
+}
+
+/** A passage of a knowledge item (shape compatible with the LLM port's LlmPassage). */
+export interface KnowledgePassage {
+  itemId: string;
+  chunkId: number;
+  title: string;
+  text: string;
+  /** search(): raw BM25 (higher is better). retrieve(): relative to the best passage, 0..1. */
+  score: number;
+}
+
+/** A knowledge item an answer can cite (the chat reply's `sources`). */
+export interface KnowledgeSource {
+  id: string;
+  title: string;
+  /** Relative to the best item of the same retrieval: 1 for the best, down to 0. */
+  score: number;
+}
+
+export interface RetrieveOptions {
+  vertical?: string;
+  /** Most items; default 4, at most 20. */
+  limit?: number;
+  /** Most passages per item; default 2, at most 10. */
+  passagesPerItem?: number;
+}
+
+export interface Retrieval {
+  /** Items, best first. */
+  sources: KnowledgeSource[];
+  /** The chosen passages, grouped by item in `sources` order, each item's in document order. */
+  passages: KnowledgePassage[];
+  /**
+   * 0..1: the share of the question's content terms (extractQueryTerms) that occur, stemmed, in
+   * at least one of `passages`. 0 when the question has no content terms or nothing matched. The
+   * chat pipeline reports it as the reply's `confidence`.
+   */
+  coverage: number;
+  /** The content terms the question was reduced to. */
+  terms: string[];
+}
+
+export const KNOWLEDGE_LIMITS = Object.freeze({
+  titleChars: 200,
+  categoryChars: 100,
+  contentChars: 1_000_000,
+  tagChars: 50,
+  tags: 30,
+});
+
+/** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
+const NEXT_CHUNK_DAMPING = 0.3;
+/** Chunks beyond this many per item add nothing to its score. */
+const CHUNKS_PER_ITEM_SCORED = 3;
+/** Sources scoring below this fraction of the best item are noise, not citations. */
+const MIN_RELATIVE_SCORE = 0.1;
+/** Chunks fetched from the index before grouping by item. */
+const RETRIEVAL_CANDIDATES = 200;
+/** Chunks fetched when the admin list is searched (ranking every matching item). */
+const LIST_CANDIDATES = 2000;
+/** Rows per multi-row INSERT of chunks (well under SQLite's bound-parameter limit). */
+const CHUNK_INSERT_BATCH = 200;
+
+/** An item's aggregated relevance. */
+interface RankedItem {
+  itemId: string;
+  title: string;
+  score: number;
+  /** Its matching chunks, best first. */
+  chunks: ScoredChunk[];
+}
+
+/**
+ * SQLite runs every query of a DataSource on ONE connection, and TypeORM nests a second
+ * concurrent transaction into the first as a savepoint. Writes are therefore queued per
+ * DataSource so each gets a transaction of its own.
+ */
+const sqliteWriteQueues = new WeakMap<DataSource, Promise<unknown>>();
+
+/** Epoch ms that never repeats or goes backwards within this process, so "newest first" is total. */
+let lastStamp = 0;
+function nextStamp(): number {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return lastStamp;
+}
+
+function clampInt(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+/** Groups chunks by item and scores each item: best chunk + damped share of its next best. */
+export function rankItems(chunks: ScoredChunk[]): RankedItem[] {
+  const byItem = new Map<string, RankedItem>();
+  for (const chunk of chunks) {
+    let item = byItem.get(chunk.itemId);
+    if (!item) {
+      item = { itemId: chunk.itemId, title: chunk.title, score: 0, chunks: [] };
+      byItem.set(chunk.itemId, item);
+    }
+    item.chunks.push(chunk);
+  }
+  for (const item of byItem.values()) {
+    item.chunks.sort((a, b) => b.score - a.score || a.ord - b.ord);
+    item.score = item.chunks
+      .slice(0, CHUNKS_PER_ITEM_SCORED)
+      .reduce((sum, chunk, i) => sum + chunk.score * NEXT_CHUNK_DAMPING ** i, 0);
+  }
+  return [...byItem.values()].sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+@Injectable()
+export class KnowledgeService {
+  private readonly index: KnowledgeSearchIndex;
+  private readonly isSqlite: boolean;
+
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+    this.index = createKnowledgeSearchIndex(dataSource);
+    this.isSqlite = dataSource.options.type !== 'postgres';
+  }
+
+  async create(input: KnowledgeItemInput): Promise<KnowledgeItem> {
+    const [item] = await this.createMany([input]);
+    return item;
+  }
+
+  /**
+   * Creates several items in ONE transaction (all or none). `alsoWithin` runs in that transaction
+   * first, e.g. to record that a seed happened so two servers starting together cannot both seed.
+   */
+  async createMany(inputs: KnowledgeItemInput[], alsoWithin?: (manager: EntityManager) => Promise<void>): Promise<KnowledgeItem[]> {
+    const fields = inputs.map((input) => this.validate(input));
+    return this.write(async (manager) => {
+      if (alsoWithin) await alsoWithin(manager);
+      const items: KnowledgeItem[] = [];
+      for (const f of fields) {
+        const now = nextStamp();
+        const item = manager.create(KnowledgeItem, { id: randomUUID(), ...f, createdAt: now, updatedAt: now });
+        await manager.insert(KnowledgeItem, item);
+        await this.reindex(manager, item);
+        items.push(item);
+      }
+      return items;
+    });
+  }
+
+  /** Applies `patch` (a PUT may send every field) and re-indexes the item. */
+  async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItem> {
+    return this.write(async (manager) => {
+      const existing = await manager.findOneBy(KnowledgeItem, { id });
+      if (!existing) throw KnowledgeError.notFound(id);
+      const fields = this.validate({
+        title: patch.title ?? existing.title,
+        content: patch.content ?? existing.content,
+        category: patch.category ?? existing.category,
+        vertical: patch.vertical ?? existing.vertical,
+        tags: patch.tags ?? existing.tags,
+      });
+      Object.assign(existing, fields, { updatedAt: Math.max(nextStamp(), existing.createdAt) });
+      await manager.update(KnowledgeItem, { id }, { ...fields, updatedAt: existing.updatedAt });
+      await this.reindex(manager, existing);
+      return existing;
+    });
+  }
+
+  /** Deletes the item and all its chunks. */
+  async remove(id: string): Promise<void> {
+    await this.write(async (manager) => {
+      const exists = await manager.existsBy(KnowledgeItem, { id });
+      if (!exists) throw KnowledgeError.notFound(id);
+      await manager.delete(KnowledgeChunk, { itemId: id });
+      await manager.delete(KnowledgeItem, { id });
+    });
+  }
+
+  async get(id: string): Promise<KnowledgeItem> {
+    const item = await this.dataSource.manager.findOneBy(KnowledgeItem, { id });
+    if (!item) throw KnowledgeError.notFound(id);
+    return item;
+  }
+
+  /** Number of items (all, or of one vertical). */
+  async count(vertical?: string): Promise<number> {
+    return this.dataSource.manager.countBy(KnowledgeItem, vertical === undefined ? {} : { vertical: vertical as KnowledgeVertical });
+  }
+
+  /**
+   * Items for the admin list: newest (last updated) first; with `search`, the items the index
+   * finds ranked by relevance, followed by items that merely contain the text (so typing part of
+   * a word still finds something), newest first.
+   */
+  async list(options: KnowledgeListOptions = {}): Promise<KnowledgeItem[]> {
+    const repo = this.dataSource.getRepository(KnowledgeItem);
+    const search = options.search?.trim().slice(0, 500) ?? '';
+    const newestFirst = { updatedAt: 'DESC', createdAt: 'DESC', id: 'ASC' } as const;
+    if (search === '') {
+      return repo.find({
+        where: options.vertical === undefined ? {} : { vertical: options.vertical as KnowledgeVertical },
+        order: newestFirst,
+      });
+    }
+
+    const ranked = rankItems(await this.index.search(search, { vertical: options.vertical, limit: LIST_CANDIDATES }));
+    const rankedIds = ranked.map((r) => r.itemId);
+    const found = rankedIds.length > 0 ? await repo.findBy({ id: In(rankedIds) }) : [];
+    const byId = new Map(found.map((item) => [item.id, item]));
+
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const qb = repo
+      .createQueryBuilder('item')
+      .where(
+        `(LOWER(item.title) LIKE :pattern ESCAPE '\\' OR LOWER(item.category) LIKE :pattern ESCAPE '\\'
+          OR LOWER(item.tags) LIKE :pattern ESCAPE '\\' OR LOWER(item.content) LIKE :pattern ESCAPE '\\')`,
+        { pattern },
+      )
+      .orderBy('item.updatedAt', 'DESC')
+      .addOrderBy('item.createdAt', 'DESC')
+      .addOrderBy('item.id', 'ASC');
+    if (options.vertical !== undefined) qb.andWhere('item.vertical = :vertical', { vertical: options.vertical });
+    const containing = await qb.getMany();
+
+    const result = rankedIds.map((id) => byId.get(id)).filter((item): item is KnowledgeItem => item !== undefined);
+    const listed = new Set(result.map((item) => item.id));
+    for (const item of containing) if (!listed.has(item.id)) result.push(item);
+    return result;
+  }
+
+  /** Best-matching passages, regardless of item (raw BM25 scores). */
+  async search(query: string, options: KnowledgeSearchOptions = {}): Promise<KnowledgePassage[]> {
+    const limit = clampInt(options.limit, 10, 1, 100);
+    const chunks = await this.index.search(query, { vertical: options.vertical, limit });
+    return chunks.map((c) => ({ itemId: c.itemId, chunkId: c.chunkId, title: c.title, text: c.text, score: c.score }));
+  }
+
+  /** The items (and their best passages) that answer `query`; see Retrieval. */
+  async retrieve(query: string, options: RetrieveOptions = {}): Promise<Retrieval> {
+    const terms = extractQueryTerms(query);
+    const empty: Retrieval = { sources: [], passages: [], coverage: 0, terms };
+    if (terms.length === 0) return empty;
+    const limit = clampInt(options.limit, 4, 1, 20);
+    const perItem = clampInt(options.passagesPerItem, 2, 1, 10);
+
+    const chunks = await this.index.search(query, { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES });
+    const ranked = rankItems(chunks);
+    if (ranked.length === 0 || !(ranked[0].score > 0)) return empty;
+
+    const best = ranked[0].score;
+    const top = ranked.slice(0, limit).filter((item) => item.score / best >= MIN_RELATIVE_SCORE);
+    const bestChunk = Math.max(...top.map((item) => item.chunks[0].score));
+    const covered = new Set<string>();
+    const passages: KnowledgePassage[] = [];
+    for (const item of top) {
+      const chosen = item.chunks.slice(0, perItem).sort((a, b) => a.ord - b.ord);
+      for (const chunk of chosen) {
+        chunk.matchedTerms.forEach((t) => covered.add(t));
+        passages.push({
+          itemId: chunk.itemId,
+          chunkId: chunk.chunkId,
+          title: chunk.title,
+          text: chunk.text,
+          score: round(bestChunk > 0 ? chunk.score / bestChunk : 0),
+        });
+      }
+    }
+    return {
+      sources: top.map((item) => ({ id: item.itemId, title: item.title, score: round(item.score / best) })),
+      passages,
+      coverage: round(covered.size / terms.length),
+      terms,
+    };
+  }
+
+  /** Replaces the item's chunks with a fresh chunking of its current title and content. */
+  private async reindex(manager: EntityManager, item: KnowledgeItem): Promise<void> {
+    await manager.delete(KnowledgeChunk, { itemId: item.id });
+    const rows = chunkContent(item.content).map((chunk) => ({
+      itemId: item.id,
+      ord: chunk.ord,
+      vertical: item.vertical,
+      title: item.title,
+      text: chunk.text,
+      tokenCount: chunk.tokenCount,
+    }));
+    for (let i = 0; i < rows.length; i += CHUNK_INSERT_BATCH) {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(KnowledgeChunk)
+        .values(rows.slice(i, i + CHUNK_INSERT_BATCH))
+        .updateEntity(false)
+        .execute();
+    }
+  }
+
+  /** Runs `work` in a transaction (queued behind other knowledge writes on SQLite). */
+  private write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.isSqlite) return this.dataSource.transaction(work);
+    const previous = sqliteWriteQueues.get(this.dataSource) ?? Promise.resolve();
+    const run = previous.then(() => this.dataSource.transaction(work));
+    sqliteWriteQueues.set(
+      this.dataSource,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
+
+  /** Checks and normalises the writable fields; throws KnowledgeError('validation_failed'). */
+  private validate(input: KnowledgeItemInput): Pick<KnowledgeItem, 'title' | 'content' | 'category' | 'vertical' | 'tags'> {
+    if (typeof input !== 'object' || input === null) throw KnowledgeError.invalid('body', 'A knowledge item is required');
+    const { titleChars, categoryChars, contentChars, tagChars, tags: maxTags } = KNOWLEDGE_LIMITS;
+
+    if (typeof input.title !== 'string' || input.title.trim() === '') throw KnowledgeError.invalid('title', 'Title is required');
+    const title = input.title.trim().replace(/\s+/g, ' ');
+    if (title.length > titleChars) throw KnowledgeError.invalid('title', `Title must be at most ${titleChars} characters`);
+
+    const content = input.content ?? '';
+    if (typeof content !== 'string') throw KnowledgeError.invalid('content', 'Content must be text');
+    if (content.length > contentChars) throw KnowledgeError.invalid('content', `Content must be at most ${contentChars} characters`);
+
+    const category = input.category ?? '';
+    if (typeof category !== 'string') throw KnowledgeError.invalid('category', 'Category must be text');
+    if (category.trim().length > categoryChars) {
+      throw KnowledgeError.invalid('category', `Category must be at most ${categoryChars} characters`);
+    }
+
+    if (typeof input.vertical !== 'string' || !isKnowledgeVertical(input.vertical)) {
+      throw KnowledgeError.invalid('vertical', `Unknown vertical "${String(input.vertical)}"`);
+    }
+
+    const rawTags = input.tags ?? [];
+    if (!Array.isArray(rawTags) || rawTags.some((t) => typeof t !== 'string')) {
+      throw KnowledgeError.invalid('tags', 'Tags must be a list of text values');
+    }
+    const tags: string[] = [];
+    const seen = new Set<string>();
+    for (const raw of rawTags as string[]) {
+      const tag = raw.trim();
+      if (tag === '' || seen.has(tag.toLowerCase())) continue;
+      if (tag.length > tagChars) throw KnowledgeError.invalid('tags', `Each tag must be at most ${tagChars} characters`);
+      seen.add(tag.toLowerCase());
+      tags.push(tag);
+    }
+    if (tags.length > maxTags) throw KnowledgeError.invalid('tags', `At most ${maxTags} tags are allowed`);
+
+    return { title, content, category: category.trim(), vertical: input.vertical, tags };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The provider port. Every LLM backend (the vendors' SDKs and the offline responder) implements
+ * `LlmProvider`: it streams text deltas for one request, honours the AbortSignal, and ends with
+ * one usage report. Errors are thrown as `LlmError` so the chat pipeline can tell them apart.
+ */
+import type { ProviderId } from '../shared/catalog/providers';
+
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A knowledge passage handed to the model (and used directly by the offline responder). */
+export interface LlmPassage {
+  itemId: string;
+  title: string;
+  text: string;
+  score: number;
+}
+
+export interface LlmRequest {
+  model: string;
+  messages: LlmMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /** What the visitor asked, plus the retrieved passages; the offline responder answers from these. */
+  grounding?: { query: string; passages: LlmPassage[]; language: string; vertical: string };
+}
+
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** true when the vendor reported the counts; false when we counted them ourselves. */
+  reported: boolean;
+}
+
+export type LlmChunk = { type: 'delta'; text: string } | { type: 'usage'; usage: LlmUsage };
+
+export interface LlmProvider {
+  readonly provider: ProviderId;
+  stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+}
+
+/** How to reach a provider: what an agent configuration resolves to. */
+export interface ProviderConnection {
+  provider: ProviderId;
+  apiKey?: string;
+  /** openai-compatible base URL, or an override of a vendor's base URL (tests, proxies). */
+  baseUrl?: string;
+  /** azure: https://<resource>.openai.azure.com */
+  endpoint?: string;
+  /** azure: API version, e.g. 2024-10-21 */
+  apiVersion?: string;
+  /** Per-request upper bound used by the SDK client; the pipeline also aborts on its own timers. */
+  timeoutMs?: number;
+}
+
+export type LlmErrorKind =
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'timeout'
+  | 'auth'
+  | 'bad_response'
+  | 'cancelled'
+  | 'unreachable';
+
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}

@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './config/app-config';
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  await app.listen(config.port);
+  const mode = [
+    config.databaseUrl ? 'Postgres' : `SQLite (${config.dataDir})`,
+    config.redisUrl ? 'Redis (BullMQ, socket fan-out)' : 'in-process jobs',
+  ].join(', ');
+  new Logger('Bootstrap').log(`Support assistant listening on http://localhost:${config.port} — ${mode}`);
+}
+
+// A stray rejection must not take the server down: log it and keep serving.
+process.on('unhandledRejection', (reason) => {
+  new Logger('Process').error('Unhandled rejection', reason instanceof Error ? reason.stack : String(reason));
+});
+
+void bootstrap();

@@ -1,0 +1,86 @@
+/**
+ * The chat request and reply shapes, shared by POST /interact, its SSE variant and the socket's
+ * `chat:send` / `chat:done` events.
+ */
+import type { ProviderId } from '../catalog/providers';
+import type { VerticalId } from '../catalog/verticals';
+import type { ErrorEnvelope, SuccessEnvelope } from './http';
+
+/** One prior message of the conversation, oldest first. */
+export interface ChatHistoryEntry {
+  type: 'user' | 'agent';
+  content: string;
+  /** ISO timestamp. */
+  timestamp?: string;
+}
+
+export interface InteractContext {
+  preferredLanguage?: string;
+  /** true when replying in English, so no translation step is needed. */
+  skipTranslation?: boolean;
+  /** Legal: display name of the chosen jurisdiction. */
+  jurisdictionName?: string;
+  /** Legal: the chosen jurisdiction's legal system. */
+  legalSystem?: string;
+}
+
+/** POST /interact body. Fields are validated on the server; `vertical` is a VerticalId when valid. */
+export interface InteractRequest {
+  query: string;
+  vertical: VerticalId | string;
+  userId?: string;
+  conversationHistory?: ChatHistoryEntry[];
+  /** English name of the reply language, e.g. 'Spanish'. */
+  preferredLanguage?: string;
+  detectedLanguage?: string;
+  /** Legal: jurisdiction code, e.g. 'US'. */
+  jurisdiction?: string;
+  /** Legal: sub-region, e.g. 'California'. */
+  subJurisdiction?: string;
+  context?: InteractContext;
+}
+
+/** A knowledge item the answer drew on. */
+export interface ReplySource {
+  id: string;
+  title: string;
+  /** Retrieval score; higher is better. Sources are listed best first. */
+  score: number;
+}
+
+export interface ReplyUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  costUsd: number;
+  provider: ProviderId;
+  model: string;
+}
+
+export interface ReplyOptimization {
+  /** The reply came from a cache rather than a fresh model call. */
+  cacheHit?: boolean;
+  /** Knowledge passages placed in the prompt. */
+  passages: number;
+  /** Streaming frames sent after coalescing deltas. */
+  coalescedFrames?: number;
+}
+
+/** The `data` of a successful /interact and of `chat:done`. */
+export interface ReplyData {
+  response: string;
+  /** Milliseconds from accepting the request to the end of the reply. */
+  executionTime: number;
+  /** 0-1; how well the retrieved knowledge covers the question (see the chat pipeline). */
+  confidence: number;
+  vertical: VerticalId;
+  agentsInvolved: string[];
+  a2aCompliant: boolean;
+  optimization: ReplyOptimization;
+  sources: ReplySource[];
+  usage: ReplyUsage;
+}
+
+export type InteractSuccess = SuccessEnvelope<ReplyData>;
+
+export type InteractResponse = InteractSuccess | ErrorEnvelope;

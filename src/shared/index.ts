@@ -1,0 +1,8 @@
+/** Everything shared by the server and the client: catalogs and wire contracts. */
+export * from './catalog/verticals';
+export * from './catalog/languages';
+export * from './catalog/jurisdictions';
+export * from './catalog/providers';
+export * from './contracts/http';
+export * from './contracts/chat';
+export * from './contracts/socket';
