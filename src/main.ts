@@ -16,11 +16,12 @@ async function bootstrap(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.port);
+  const port = (app.getHttpServer().address() as { port: number }).port;
   const mode = [
     config.databaseUrl ? 'Postgres' : `SQLite (${config.dataDir})`,
     config.redisUrl ? 'Redis (BullMQ, socket fan-out)' : 'in-process jobs',
   ].join(', ');
-  new Logger('Bootstrap').log(`Support assistant listening on http://localhost:${config.port} — ${mode}`);
+  new Logger('Bootstrap').log(`Support assistant listening on http://localhost:${port} — ${mode}`);
 }
 
 // A stray rejection must not take the server down: log it and keep serving.

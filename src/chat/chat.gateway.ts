@@ -35,7 +35,8 @@ function errorPayload(error: unknown): { code: string; message: string } {
  */
 @WebSocketGateway()
 export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
-  @WebSocketServer() private server: ChatServer;
+  /** The Socket.IO server (with REDIS_URL, joined to every other server through the Redis adapter). */
+  @WebSocketServer() readonly server: ChatServer;
   private readonly logger = new Logger(ChatGateway.name);
   private healthTimer: NodeJS.Timeout | undefined;
 

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { ErrorCode, ErrorEnvelope } from '../shared/contracts/http';
 import { AppError } from './app-error';
@@ -66,6 +66,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const response = exception.getResponse();
       const raw = typeof response === 'string' ? response : (response as { message?: unknown }).message;
       const message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : exception.message;
+      // Nest turns the body parser's SyntaxError into a 400 carrying the parser's own wording.
+      if (status === 400 && /JSON/.test(message) && exception instanceof BadRequestException) {
+        return { status, code: 'validation_failed', message: 'The request body is not valid JSON.' };
+      }
       if (status === 404 && /^Cannot (GET|POST|PUT|DELETE|PATCH)/.test(message)) {
         return { status, code: 'not_found', message: 'No such route.' };
       }

@@ -15,7 +15,7 @@ import { chunkContent } from './chunker';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
-import { extractQueryTerms } from './query-terms';
+import { analyseQuery } from './query-terms';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk } from './search-index';
 
 /** What the admin sends for a new item (and, complete, for a PUT). */
@@ -66,6 +66,8 @@ export interface RetrieveOptions {
   limit?: number;
   /** Most passages per item; default 2, at most 10. */
   passagesPerItem?: number;
+  /** Also search related words from the support thesaurus (default true). */
+  expand?: boolean;
 }
 
 export interface Retrieval {
@@ -91,8 +93,14 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
   tags: 30,
 });
 
+/**
+ * Weight of a thesaurus word (support-thesaurus.ts) relative to the visitor's own words. BM25 is
+ * a sum over terms, so searching the related words separately and adding this share of their
+ * score is exactly BM25 with down-weighted expansion terms.
+ */
+const EXPANSION_WEIGHT = 0.5;
 /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
-const NEXT_CHUNK_DAMPING = 0.3;
+const NEXT_CHUNK_DAMPING = 0.5;
 /** Chunks beyond this many per item add nothing to its score. */
 const CHUNKS_PER_ITEM_SCORED = 3;
 /** Sources scoring below this fraction of the best item are noise, not citations. */
@@ -247,7 +255,7 @@ export class KnowledgeService {
       });
     }
 
-    const ranked = rankItems(await this.index.search(search, { vertical: options.vertical, limit: LIST_CANDIDATES }));
+    const ranked = rankItems(await this.searchChunks(search, options.vertical, LIST_CANDIDATES, true));
     const rankedIds = ranked.map((r) => r.itemId);
     const found = rankedIds.length > 0 ? await repo.findBy({ id: In(rankedIds) }) : [];
     const byId = new Map(found.map((item) => [item.id, item]));
@@ -275,19 +283,19 @@ export class KnowledgeService {
   /** Best-matching passages, regardless of item (raw BM25 scores). */
   async search(query: string, options: KnowledgeSearchOptions = {}): Promise<KnowledgePassage[]> {
     const limit = clampInt(options.limit, 10, 1, 100);
-    const chunks = await this.index.search(query, { vertical: options.vertical, limit });
+    const chunks = await this.searchChunks(query, options.vertical, limit, true);
     return chunks.map((c) => ({ itemId: c.itemId, chunkId: c.chunkId, title: c.title, text: c.text, score: c.score }));
   }
 
   /** The items (and their best passages) that answer `query`; see Retrieval. */
   async retrieve(query: string, options: RetrieveOptions = {}): Promise<Retrieval> {
-    const terms = extractQueryTerms(query);
+    const { terms } = analyseQuery(query);
     const empty: Retrieval = { sources: [], passages: [], coverage: 0, terms };
     if (terms.length === 0) return empty;
     const limit = clampInt(options.limit, 4, 1, 20);
     const perItem = clampInt(options.passagesPerItem, 2, 1, 10);
 
-    const chunks = await this.index.search(query, { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES });
+    const chunks = await this.searchChunks(query, options.vertical, RETRIEVAL_CANDIDATES, options.expand ?? true);
     const ranked = rankItems(chunks);
     if (ranked.length === 0 || !(ranked[0].score > 0)) return empty;
 
@@ -315,6 +323,39 @@ export class KnowledgeService {
       coverage: round(covered.size / terms.length),
       terms,
     };
+  }
+
+  /**
+   * Chunks for `query`, best first: BM25 over the visitor's own terms plus EXPANSION_WEIGHT x BM25
+   * over related thesaurus words. A chunk matched through a related word counts as matching the
+   * visitor's term it stands in for (so coverage credits "money back" found as "refund").
+   */
+  private async searchChunks(query: string, vertical: string | undefined, limit: number, expand: boolean): Promise<ScoredChunk[]> {
+    const { terms, expansions } = analyseQuery(query);
+    if (terms.length === 0) return [];
+    const own = await this.index.search(terms.join(' '), { vertical, limit });
+    if (!expand || expansions.length === 0) return own;
+    const related = await this.index.search(expansions.map((e) => e.term).join(' '), { vertical, limit });
+    if (related.length === 0) return own;
+
+    const standsFor = new Map(expansions.map((e) => [e.term, e.for]));
+    const merged = new Map(own.map((c) => [c.chunkId, { ...c, matchedTerms: [...c.matchedTerms] }]));
+    for (const chunk of related) {
+      let target = merged.get(chunk.chunkId);
+      if (!target) {
+        target = { ...chunk, score: 0, matchedTerms: [] };
+        merged.set(chunk.chunkId, target);
+      }
+      target.score += EXPANSION_WEIGHT * chunk.score;
+      for (const word of chunk.matchedTerms) {
+        for (const term of standsFor.get(word) ?? []) if (!target.matchedTerms.includes(term)) target.matchedTerms.push(term);
+      }
+    }
+    const order = new Map(terms.map((t, i) => [t, i]));
+    return [...merged.values()]
+      .map((c) => ({ ...c, matchedTerms: c.matchedTerms.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)) }))
+      .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
+      .slice(0, limit);
   }
 
   /** Replaces the item's chunks with a fresh chunking of its current title and content. */

@@ -7,6 +7,7 @@
  * index applies its own stemmer (FTS5 porter, Postgres english) to these words, so the query is
  * stemmed exactly like the indexed text.
  */
+import { PHRASE_EXPANSIONS, relatedWords } from './support-thesaurus';
 
 /**
  * English function words plus the words people wrap a support question in ("how do I", "can you
@@ -33,6 +34,8 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   way ways thing things possible able really actually just kind sort
   us one ones
   happen happens happened say says said
+  keep keeps keeping kept give gives giving gave put puts
+  right currently
   help
   `
     .split(/\s+/)
@@ -56,7 +59,7 @@ const QUESTION_PHRASES = /\bhow\s+(?:long|much|many|often|soon|far)\b/g;
  * A crude plural/singular key used only to de-duplicate terms that the index stemmer would
  * collapse anyway ("refund refunds" would otherwise be counted twice by the scorer).
  */
-function dedupeKey(word: string): string {
+export function dedupeKey(word: string): string {
   if (/^\d+$/.test(word) || word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('sses')) return word.slice(0, -2);
@@ -64,13 +67,10 @@ function dedupeKey(word: string): string {
   return word;
 }
 
-/**
- * The content words of `query`, in first-seen order, without duplicates. An empty array means the
- * question has nothing searchable (e.g. "how do I?"); callers treat that as "no results".
- */
-export function extractQueryTerms(query: string): string[] {
+/** The query as a list of lower-case words (stop words included), question phrases removed. */
+function queryWords(query: string): string[] {
   if (typeof query !== 'string' || query.length === 0) return [];
-  const text = query
+  return query
     .slice(0, MAX_QUERY_CHARS)
     .normalize('NFKC')
     .toLowerCase()
@@ -80,15 +80,26 @@ export function extractQueryTerms(query: string): string[] {
     .replace(QUESTION_PHRASES, ' ')
     // Everything that is not a letter, a combining mark or a digit separates words. This removes
     // every FTS5 / tsquery operator character: " * ^ ( ) : + - & | ! < > etc.
-    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ');
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ')
+    .split(' ')
+    .filter((word) => word.length > 0 && word.length <= MAX_TERM_CHARS);
+}
 
+function isContentWord(word: string): boolean {
+  if (STOP_WORDS.has(word)) return false;
+  // Single letters are noise; single digits are not ("step 2", "form 8").
+  return word.length > 1 || /\d/.test(word);
+}
+
+/**
+ * The content words of `query`, in first-seen order, without duplicates. An empty array means the
+ * question has nothing searchable (e.g. "how do I?"); callers treat that as "no results".
+ */
+export function extractQueryTerms(query: string): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
-  for (const word of text.split(' ')) {
-    if (word.length === 0 || word.length > MAX_TERM_CHARS) continue;
-    if (STOP_WORDS.has(word)) continue;
-    // Single letters are noise; single digits are not ("step 2", "form 8").
-    if (word.length === 1 && !/\d/.test(word)) continue;
+  for (const word of queryWords(query)) {
+    if (!isContentWord(word)) continue;
     const key = dedupeKey(word);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -96,6 +107,51 @@ export function extractQueryTerms(query: string): string[] {
     if (terms.length === MAX_TERMS) break;
   }
   return terms;
+}
+
+/** A word searched for in place of the visitor's own wording (see support-thesaurus.ts). */
+export interface QueryExpansion {
+  term: string;
+  /** The visitor's terms it stands in for (it "covers" them when it matches). */
+  for: string[];
+}
+
+/** Most expansion terms added to one query. */
+const MAX_EXPANSIONS = 16;
+
+/**
+ * The query's content terms plus related words from the support thesaurus ("money back" ->
+ * refund, "maternity" -> parental, "coupon" -> discount). Expansions never repeat a term and are
+ * meant to be searched with less weight than the visitor's own words.
+ */
+export function analyseQuery(query: string): { terms: string[]; expansions: QueryExpansion[] } {
+  const terms = extractQueryTerms(query);
+  if (terms.length === 0) return { terms, expansions: [] };
+  const termKeys = new Map(terms.map((t) => [dedupeKey(t), t]));
+  const byKey = new Map<string, QueryExpansion>();
+  const add = (word: string, source: string[]): void => {
+    const key = dedupeKey(word);
+    if (termKeys.has(key) || !isContentWord(word)) return;
+    const existing = byKey.get(key);
+    if (existing) {
+      for (const s of source) if (!existing.for.includes(s)) existing.for.push(s);
+    } else if (byKey.size < MAX_EXPANSIONS) {
+      byKey.set(key, { term: word, for: [...source] });
+    }
+  };
+
+  const words = queryWords(query);
+  for (const rule of PHRASE_EXPANSIONS) {
+    for (let i = 0; i + rule.phrase.length <= words.length; i++) {
+      if (!rule.phrase.every((w, j) => words[i + j] === w)) continue;
+      const source = rule.phrase.map((w) => termKeys.get(dedupeKey(w))).filter((t): t is string => t !== undefined);
+      if (source.length > 0) for (const e of rule.expansions) add(e, source);
+    }
+  }
+  for (const term of terms) {
+    for (const related of relatedWords(dedupeKey(term))) add(related, [term]);
+  }
+  return { terms, expansions: [...byKey.values()] };
 }
 
 /** True when `word` is one the extractor always drops (exposed for tests and diagnostics). */

@@ -1,0 +1,317 @@
+/**
+ * Child processes of the streaming benchmark (bench/stream.ts). Each runs one server so that its
+ * CPU time (process.cpuUsage(), all threads of the process: JS, GC, libuv pool, sqlite3) is
+ * measured without the clients, the mock LLM or the other server:
+ *
+ *   mock   the mock LLM server (test/support/mock-llm-server.ts), 64 deltas 20 ms apart
+ *   app    the real app (test/support/test-app.ts startTestApp) pointed at the mock with an OpenAI key
+ *   relay  a bare `ws` server: per client message, one streaming SDK call to the mock, and each
+ *          delta sent as one ws message
+ *
+ * The parent drives them over the IPC channel: `{id, cmd, args}` -> `{id, result}` / `{id, error}`.
+ *
+ * The app child adds bench-only instrumentation at run time without touching src/: it wraps
+ * FrameCoalescer.prototype.push (time from the first delta pushed to the first frame emitted, and a
+ * toggle that sets the coalescing interval to 0 so every delta is its own frame) and
+ * KnowledgeService.prototype.retrieve (time spent in retrieval).
+ */
+import { Session } from 'node:inspector';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+type Handler = (args: any) => unknown;
+const handlers: Record<string, Handler> = {
+  cpu: () => ({ ...process.cpuUsage(), at: performance.now() }),
+  exit: () => {
+    setTimeout(() => process.exit(0), 10);
+    return true;
+  },
+};
+
+process.on('message', (message: { id: number; cmd: string; args?: unknown }) => {
+  void (async () => {
+    try {
+      const handler = handlers[message.cmd];
+      if (!handler) throw new Error(`unknown command ${message.cmd}`);
+      const result = await handler(message.args);
+      process.send?.({ id: message.id, result: result ?? null });
+    } catch (error) {
+      process.send?.({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+  })();
+});
+// The parent went away (finished or crashed): never outlive it.
+process.on('disconnect', () => process.exit(0));
+
+const role = process.argv[2];
+
+// ------------------------------------------------------------------------------------------------
+// mock
+
+if (role === 'mock') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startMockLlmServer } = require('../test/support/mock-llm-server') as typeof import('../test/support/mock-llm-server');
+  let mock: Awaited<ReturnType<typeof startMockLlmServer>> | undefined;
+  handlers.start = async (args: { tokens: number; delayMs: number }) => {
+    mock = await startMockLlmServer({ tokens: args.tokens, delayMs: args.delayMs });
+    return { openaiBaseUrl: mock.openaiBaseUrl };
+  };
+  handlers.configure = (partial: Record<string, unknown>) => {
+    mock!.configure(partial);
+    return true;
+  };
+  /** Requests and reply pieces written since the last call; forgets the records. */
+  handlers.stats = () => {
+    const records = mock!.requests.splice(0, mock!.requests.length);
+    return {
+      requests: records.length,
+      tokensSent: records.reduce((sum, r) => sum + r.tokensSent, 0),
+      statuses: records.reduce<Record<string, number>>((acc, r) => {
+        const key = String(r.status ?? 'none');
+        acc[key] = (acc[key] ?? 0) + 1;
+        return acc;
+      }, {}),
+    };
+  };
+  /** The body of the newest chat request whose last user message contains `text`. */
+  handlers.bodyFor = (text: string) => {
+    const record = [...mock!.requests].reverse().find((r) => {
+      const last = [...(r.messages ?? [])].reverse().find((m) => m.role === 'user');
+      return typeof last?.content === 'string' && last.content.includes(text);
+    });
+    return record?.body ?? null;
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// app
+
+if (role === 'app') {
+  // Loaded before the app so that the patched prototypes are the ones its services use.
+  const { FrameCoalescer } = require('../src/chat/frame-coalescer') as typeof import('../src/chat/frame-coalescer');
+  const { KnowledgeService } = require('../src/knowledge/knowledge.service') as typeof import('../src/knowledge/knowledge.service');
+  const { startTestApp } = require('../test/support/test-app') as typeof import('../test/support/test-app');
+
+  const state = {
+    coalesce: true,
+    /** ms from the first delta pushed into a coalescer to its first frame, per stream. */
+    firstFrameDelays: [] as number[],
+    /** Streams whose coalescer could not be instrumented (internals changed). */
+    uninstrumented: 0,
+    retrieveMs: [] as number[],
+  };
+
+  type CoalescerInternals = { emit?: unknown; intervalMs?: unknown; __bench?: boolean; push(text: string): void };
+  const proto = FrameCoalescer.prototype as unknown as CoalescerInternals;
+  const originalPush = proto.push;
+  proto.push = function (this: CoalescerInternals, text: string) {
+    if (!this.__bench && text.length > 0) {
+      this.__bench = true;
+      if (!state.coalesce && typeof this.intervalMs === 'number') this.intervalMs = 0;
+      const emit = this.emit;
+      if (typeof emit === 'function') {
+        const firstPushAt = performance.now();
+        let first = true;
+        this.emit = (frame: string) => {
+          if (first) {
+            first = false;
+            state.firstFrameDelays.push(performance.now() - firstPushAt);
+          }
+          (emit as (t: string) => void)(frame);
+        };
+      } else {
+        state.uninstrumented++;
+      }
+    }
+    return originalPush.call(this, text);
+  };
+
+  const originalRetrieve = KnowledgeService.prototype.retrieve;
+  KnowledgeService.prototype.retrieve = async function (this: InstanceType<typeof KnowledgeService>, ...args: Parameters<typeof originalRetrieve>) {
+    const started = performance.now();
+    try {
+      return await originalRetrieve.apply(this, args);
+    } finally {
+      state.retrieveMs.push(performance.now() - started);
+    }
+  };
+
+  let app: Awaited<ReturnType<typeof startTestApp>> | undefined;
+  handlers.start = async (args: { openaiBaseUrl: string }) => {
+    app = await startTestApp({
+      openaiApiKey: 'sk-bench',
+      openaiBaseUrl: args.openaiBaseUrl,
+      logLevel: 'error',
+      // The production default (test-app uses 20 ms to keep tests fast).
+      usageFlushMs: 250,
+    });
+    const provider = await app.dataSource.query('SELECT 1 AS ok');
+    return { url: app.url, database: app.dataSource.options.type, ok: provider.length === 1 };
+  };
+  handlers.coalesce = (on: boolean) => {
+    state.coalesce = on;
+    return true;
+  };
+  /** Instrumentation samples since the last call; forgets them. */
+  handlers.samples = () => {
+    const out = { firstFrameDelays: state.firstFrameDelays, retrieveMs: state.retrieveMs, uninstrumented: state.uninstrumented };
+    state.firstFrameDelays = [];
+    state.retrieveMs = [];
+    state.uninstrumented = 0;
+    return out;
+  };
+  handlers.usageEvents = async () => {
+    const rows: { status: string; n: number }[] = await app!.dataSource.query('SELECT status, COUNT(*) AS n FROM usage_events GROUP BY status');
+    return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+  };
+  handlers.close = async () => {
+    await app?.close();
+    return true;
+  };
+
+  // Optional CPU profile of the app process (BENCH_PROFILE=1 in the parent).
+  let session: Session | undefined;
+  const post = <T>(method: string, params?: object): Promise<T> =>
+    new Promise((resolve, reject) => session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result as T))));
+  handlers.profileStart = async () => {
+    session = new Session();
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 100 });
+    await post('Profiler.start');
+    return true;
+  };
+  handlers.profileStop = async () => {
+    const { profile } = await post<{ profile: CpuProfile }>('Profiler.stop');
+    session!.disconnect();
+    session = undefined;
+    const file = path.join(os.tmpdir(), `bench-stream-app-${Date.now()}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    return { file, ...summariseProfile(profile) };
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// relay
+
+if (role === 'relay') {
+  const { WebSocketServer } = require('ws') as typeof import('ws');
+  const OpenAI = (require('openai') as typeof import('openai')).default;
+  let wss: InstanceType<typeof WebSocketServer> | undefined;
+  handlers.start = async (args: { openaiBaseUrl: string }) => {
+    const client = new OpenAI({ apiKey: 'sk-bench', baseURL: args.openaiBaseUrl, maxRetries: 0, logLevel: 'off' });
+    wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => wss!.once('listening', () => resolve()));
+    wss.on('connection', (ws) => {
+      ws.on('message', (raw) => {
+        const { id, query } = JSON.parse(String(raw)) as { id: string; query: string };
+        void (async () => {
+          try {
+            const stream = await client.chat.completions.create({
+              model: 'gpt-4o-mini',
+              stream: true,
+              stream_options: { include_usage: true },
+              messages: [
+                { role: 'system', content: 'You are a helpful support assistant.' },
+                { role: 'user', content: query },
+              ],
+            });
+            for await (const chunk of stream) {
+              const text = chunk.choices?.[0]?.delta?.content;
+              if (text) ws.send(JSON.stringify({ id, text }));
+            }
+            ws.send(JSON.stringify({ id, done: true }));
+          } catch (error) {
+            ws.send(JSON.stringify({ id, error: String(error) }));
+          }
+        })();
+      });
+    });
+    const { port } = wss.address() as { port: number };
+    return { url: `ws://127.0.0.1:${port}` };
+  };
+  handlers.close = async () => {
+    await new Promise<void>((resolve) => (wss ? wss.close(() => resolve()) : resolve()));
+    return true;
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// CPU profile summary
+
+interface CpuProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: CpuProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/** Self time by function and by area (src file, or npm package, or node internals). */
+function summariseProfile(profile: CpuProfile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const root = process.cwd();
+  const area = (url: string): string => {
+    if (!url) return '(native / VM)';
+    const file = url.replace(/^file:\/\//, '');
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+    if (pkg) return `npm:${pkg[1]}`;
+    if (file.startsWith('node:')) return 'node internals';
+    if (file.startsWith(root)) return path.relative(root, file);
+    return file;
+  };
+  const fnTotals = new Map<string, number>();
+  const areaTotals = new Map<string, number>();
+  let total = 0;
+  for (const [id, us] of selfUs) {
+    const node = byId.get(id);
+    if (!node) continue;
+    const name = node.callFrame.functionName || '(anonymous)';
+    const where = area(node.callFrame.url);
+    const isIdle = name === '(idle)' || name === '(program)';
+    if (name === '(idle)') continue;
+    total += us;
+    const fnKey = isIdle || where === '(native / VM)' ? name : `${name} (${where}:${node.callFrame.lineNumber + 1})`;
+    fnTotals.set(fnKey, (fnTotals.get(fnKey) ?? 0) + us);
+    const areaKey = name === '(garbage collector)' ? '(garbage collector)' : name === '(program)' ? '(program)' : where;
+    areaTotals.set(areaKey, (areaTotals.get(areaKey) ?? 0) + us);
+  }
+  // Inclusive time of the app's own (src/) functions, each counted once per call path.
+  const inclusive = new Map<string, number>();
+  const walk = (id: number, active: Set<string>): number => {
+    const node = byId.get(id);
+    if (!node) return 0;
+    let us = node.callFrame.functionName === '(idle)' ? 0 : (selfUs.get(id) ?? 0);
+    const where = area(node.callFrame.url);
+    const key = where.startsWith('src/') || where.startsWith('test/') ? `${node.callFrame.functionName || '(anonymous)'} (${where}:${node.callFrame.lineNumber + 1})` : undefined;
+    const entered = key !== undefined && !active.has(key);
+    if (entered) active.add(key!);
+    for (const child of node.children ?? []) us += walk(child, active);
+    if (entered) {
+      active.delete(key!);
+      inclusive.set(key!, (inclusive.get(key!) ?? 0) + us);
+    }
+    return us;
+  };
+  const rootNode = profile.nodes[0];
+  if (rootNode) walk(rootNode.id, new Set());
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, us]) => ({ name, ms: us / 1000, share: total > 0 ? us / total : 0 }));
+  return { busyMs: total / 1000, topFunctions: top(fnTotals, 20), topAreas: top(areaTotals, 15), topSrcInclusive: top(inclusive, 15) };
+}
+
+if (!['mock', 'app', 'relay'].includes(role ?? '')) {
+  console.error(`stream-server: unknown role ${role}`);
+  process.exit(2);
+}
