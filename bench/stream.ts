@@ -74,7 +74,7 @@ class Child {
   readonly proc: ChildProcess;
 
   constructor(readonly role: 'mock' | 'app' | 'relay') {
-    const env = { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' };
+    const env: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' };
     // SQLite in a temporary folder, in-process queues and socket adapter: loopback only.
     delete env.DATABASE_URL;
     delete env.REDIS_URL;

@@ -17,7 +17,7 @@ function fence(passages: LlmPassage[]): string {
     .map((p, i) => {
       // A passage must not be able to close the fence early.
       const text = p.text.slice(0, MAX_PASSAGE_CHARS).replace(/<\/?reference[^>]*>/gi, '');
-      const title = p.title.replace(/[\r\n<>]/g, ' ');
+      const title = p.title.replace(/[\r\n<>"]/g, ' ');
       return `<reference index="${i + 1}" title="${title}">\n${text}\n</reference>`;
     })
     .join('\n');

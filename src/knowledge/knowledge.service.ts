@@ -100,7 +100,7 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
  */
 const EXPANSION_WEIGHT = 0.5;
 /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
-const NEXT_CHUNK_DAMPING = 0.5;
+const NEXT_CHUNK_DAMPING = 0.3;
 /** Chunks beyond this many per item add nothing to its score. */
 const CHUNKS_PER_ITEM_SCORED = 3;
 /** Sources scoring below this fraction of the best item are noise, not citations. */

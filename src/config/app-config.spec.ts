@@ -1,0 +1,81 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      healthIntervalMs: 30000,
+      chatTimeoutMs: 130000,
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      corsOrigins: [],
+    });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('reads every documented setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATA_DIR: '/tmp/sa',
+      DATABASE_URL: 'postgres://u@db:5432/app',
+      REDIS_URL: 'redis://cache:6379',
+      SMTP_URL: 'smtp://mail:1025',
+      APP_SECRET: 'x'.repeat(32),
+      OPENAI_API_KEY: 'sk-1',
+      ANTHROPIC_API_KEY: 'sk-ant-1',
+      AZURE_OPENAI_ENDPOINT: 'https://r.openai.azure.com',
+      AZURE_OPENAI_API_KEY: 'az',
+      AZURE_OPENAI_API_VERSION: '2024-06-01',
+      LLM_BASE_URL: 'http://localhost:11434/v1',
+      HEALTH_INTERVAL_MS: '5000',
+      CHAT_TIMEOUT_MS: '60000',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: '/tmp/sa',
+      databaseUrl: 'postgres://u@db:5432/app',
+      redisUrl: 'redis://cache:6379',
+      smtpUrl: 'smtp://mail:1025',
+      openaiApiKey: 'sk-1',
+      anthropicApiKey: 'sk-ant-1',
+      azureOpenaiEndpoint: 'https://r.openai.azure.com',
+      azureOpenaiApiVersion: '2024-06-01',
+      llmBaseUrl: 'http://localhost:11434/v1',
+      healthIntervalMs: 5000,
+      chatTimeoutMs: 60000,
+      corsOrigins: ['https://a.example', 'https://b.example'],
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT must be a whole number/],
+    ['PORT', '70000', /PORT must be a whole number/],
+    ['DATABASE_URL', 'mysql://x@y/z', /DATABASE_URL must be a postgres: or postgresql: URL/],
+    ['REDIS_URL', 'not a url', /REDIS_URL is not a valid URL/],
+    ['SMTP_URL', 'http://mail', /SMTP_URL must be a smtp: or smtps: URL/],
+    ['HEALTH_INTERVAL_MS', '-5', /HEALTH_INTERVAL_MS must be a whole number/],
+    ['CHAT_TIMEOUT_MS', '1.5', /CHAT_TIMEOUT_MS must be a whole number/],
+    ['APP_SECRET', 'short', /APP_SECRET must be at least 32 characters/],
+    ['CORS_ORIGINS', 'not-an-origin', /CORS_ORIGINS has an entry that is not an origin URL/],
+    ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL must be a http: or https: URL/],
+  ])('stops with a message naming %s when it is "%s"', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('lists every bad setting at once', () => {
+    try {
+      loadConfig({ PORT: 'x', REDIS_URL: 'nope' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(2);
+    }
+  });
+
+  it('refuses an Azure key without its endpoint', () => {
+    expect(() => loadConfig({ AZURE_OPENAI_API_KEY: 'k' })).toThrow(/AZURE_OPENAI_ENDPOINT/);
+  });
+});

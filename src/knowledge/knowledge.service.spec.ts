@@ -1,0 +1,385 @@
+/**
+ * KnowledgeService against a real, migrated database: SQLite in a temp directory always, and
+ * Postgres too when DATABASE_URL is set (each run in its own schema, dropped afterwards).
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config';
+import { dropPostgresSchema, openDataSource } from '../database/data-source';
+import { FAQ_ITEMS, FAQ_QUESTIONS } from '../../test/fixtures/faq-corpus';
+import { chunkContent } from './chunker';
+import { KnowledgeChunk } from './knowledge-chunk.entity';
+import { KnowledgeItem } from './knowledge-item.entity';
+import { KnowledgeError } from './knowledge.errors';
+import { KnowledgeItemInput, KnowledgeService } from './knowledge.service';
+
+type Dialect = 'sqlite' | 'postgres';
+const DATABASE_URL = process.env.DATABASE_URL;
+const DIALECTS: Dialect[] = DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+interface TestDatabase {
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'knowledge-spec-'));
+  const schema = dialect === 'postgres' ? `knowledge_spec_${randomUUID().replace(/-/g, '').slice(0, 12)}` : undefined;
+  const config = loadConfig(
+    {},
+    { dataDir, databaseUrl: dialect === 'postgres' ? DATABASE_URL : undefined, databaseSchema: schema, seedSampleKnowledge: false },
+  );
+  const dataSource = await openDataSource(config);
+  return {
+    dataSource,
+    async close() {
+      await dataSource.destroy();
+      if (schema && DATABASE_URL) await dropPostgresSchema(DATABASE_URL, schema);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function makeKnowledgeItem(overrides: Partial<KnowledgeItemInput> = {}): KnowledgeItemInput {
+  return {
+    title: 'Store opening hours',
+    content: 'Our stores are open from 9 am to 6 pm, Monday to Saturday.',
+    category: 'General',
+    vertical: 'customer-service',
+    tags: ['stores'],
+    ...overrides,
+  };
+}
+
+/** A long article: `paragraphs` paragraphs of ~60 words each, so it spans several chunks. */
+function longContent(paragraphs: number, topicSentence: string): string {
+  const filler = (p: number) =>
+    `Paragraph ${p} explains the background of this arrangement in general terms for every reader. ` +
+    'It mentions schedules, responsibilities, documents and the people involved in each of the steps. ' +
+    'Nothing in it is specific to one case, and it avoids repeating the key words of the topic. ' +
+    'Readers who need more detail are referred to the handbook and the team that owns the process.';
+  return Array.from({ length: paragraphs }, (_, p) => (p % 3 === 0 ? `${topicSentence} ${filler(p)}` : filler(p))).join('\n\n');
+}
+
+async function expectKnowledgeError(promise: Promise<unknown>, code: KnowledgeError['code']): Promise<void> {
+  await expect(promise).rejects.toBeInstanceOf(KnowledgeError);
+  await expect(promise).rejects.toMatchObject({ code });
+}
+
+describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
+  let db: TestDatabase;
+  let service: KnowledgeService;
+
+  const chunkRows = (itemId?: string): Promise<KnowledgeChunk[]> =>
+    db.dataSource.getRepository(KnowledgeChunk).find({ where: itemId ? { itemId } : {}, order: { ord: 'ASC' } });
+
+  /** No chunk without its item, and (SQLite) the FTS index agrees with the chunk table. */
+  async function expectIndexConsistent(): Promise<void> {
+    const [{ orphans }] = await db.dataSource.query(
+      `SELECT count(*) AS orphans FROM knowledge_chunks c LEFT JOIN knowledge_items i ON i.id = c.item_id WHERE i.id IS NULL`,
+    );
+    expect(Number(orphans)).toBe(0);
+    if (dialect === 'sqlite') {
+      await db.dataSource.query(`INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rank) VALUES ('integrity-check', 1)`);
+    }
+  }
+
+  beforeAll(async () => {
+    db = await openTestDatabase(dialect);
+    service = new KnowledgeService(db.dataSource);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  beforeEach(async () => {
+    await db.dataSource.query('DELETE FROM knowledge_chunks');
+    await db.dataSource.query('DELETE FROM knowledge_items');
+  });
+
+  describe('writes', () => {
+    it('creates an item with a uuid and timestamps and indexes its chunks', async () => {
+      const content = longContent(9, 'Parking permits are issued by the facilities team.');
+      const item = await service.create(makeKnowledgeItem({ title: 'Parking at the office', content, vertical: 'hr', tags: [' parking ', 'office', 'PARKING', ''] }));
+
+      expect(item.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(item.tags).toEqual(['parking', 'office']);
+      expect(item.createdAt).toBe(item.updatedAt);
+      expect(await service.get(item.id)).toEqual(item);
+
+      const chunks = await chunkRows(item.id);
+      expect(chunks.map((c) => c.text)).toEqual(chunkContent(content).map((c) => c.text));
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const chunk of chunks) expect(chunk).toMatchObject({ title: 'Parking at the office', vertical: 'hr' });
+
+      const hits = await service.search('parking permits');
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.itemId === item.id)).toBe(true);
+      await expectIndexConsistent();
+    });
+
+    it('re-indexes on update: old words disappear, new words and the new title are found', async () => {
+      const item = await service.create(makeKnowledgeItem({ title: 'Lost property', content: 'Umbrellas left in store are kept for 30 days.' }));
+      const before = await chunkRows(item.id);
+
+      const updated = await service.update(item.id, { title: 'Lost and found', content: 'Forgotten scarves are donated after two weeks.' });
+      expect(updated.title).toBe('Lost and found');
+      expect(updated.category).toBe('General');
+      expect(updated.updatedAt).toBeGreaterThan(item.updatedAt);
+      expect(await service.get(item.id)).toEqual(updated);
+
+      expect(await service.search('umbrellas')).toEqual([]);
+      const [hit] = await service.search('scarves');
+      expect(hit).toMatchObject({ itemId: item.id, title: 'Lost and found' });
+      const after = await chunkRows(item.id);
+      expect(after.map((c) => c.id)).not.toEqual(before.map((c) => c.id));
+      expect(after.every((c) => c.title === 'Lost and found')).toBe(true);
+      await expectIndexConsistent();
+    });
+
+    it('moves the chunks when the vertical changes', async () => {
+      const item = await service.create(makeKnowledgeItem({ content: 'Pension contributions are matched.', vertical: 'customer-service' }));
+      await service.update(item.id, { vertical: 'hr' });
+      expect(await service.search('pension', { vertical: 'customer-service' })).toEqual([]);
+      expect(await service.search('pension', { vertical: 'hr' })).toHaveLength(1);
+    });
+
+    it('deletes the item and every one of its chunks', async () => {
+      const keep = await service.create(makeKnowledgeItem({ title: 'Keep me', content: 'Lanterns are sold in the garden section.' }));
+      const item = await service.create(makeKnowledgeItem({ title: 'Delete me', content: longContent(8, 'Lanterns need replacement bulbs.') }));
+      expect((await chunkRows(item.id)).length).toBeGreaterThan(1);
+
+      await service.remove(item.id);
+
+      expect(await chunkRows(item.id)).toEqual([]);
+      await expectKnowledgeError(service.get(item.id), 'not_found');
+      expect((await service.search('lanterns')).map((h) => h.itemId)).toEqual([keep.id]);
+      await expectIndexConsistent();
+    });
+
+    it('reports unknown ids as not_found', async () => {
+      const id = randomUUID();
+      await expectKnowledgeError(service.get(id), 'not_found');
+      await expectKnowledgeError(service.update(id, { title: 'x' }), 'not_found');
+      await expectKnowledgeError(service.remove(id), 'not_found');
+    });
+
+    it('rejects invalid input without writing anything', async () => {
+      await expectKnowledgeError(service.create(makeKnowledgeItem({ title: '   ' })), 'validation_failed');
+      await expectKnowledgeError(service.create(makeKnowledgeItem({ title: 'x'.repeat(201) })), 'validation_failed');
+      await expectKnowledgeError(service.create(makeKnowledgeItem({ vertical: 'future' })), 'validation_failed');
+      await expectKnowledgeError(service.create(makeKnowledgeItem({ tags: ['ok', 42 as unknown as string] })), 'validation_failed');
+      await expectKnowledgeError(service.create(makeKnowledgeItem({ category: 'c'.repeat(101) })), 'validation_failed');
+      expect(await service.count()).toBe(0);
+      expect(await chunkRows()).toEqual([]);
+    });
+
+    it('rolls back the item and its chunks together when indexing fails', async () => {
+      const reindex = jest.spyOn(service as unknown as { reindex: (...args: unknown[]) => Promise<void> }, 'reindex');
+      reindex.mockImplementationOnce(async () => undefined).mockImplementationOnce(async () => {
+        throw new Error('disk full');
+      });
+      try {
+        await expect(
+          service.createMany([makeKnowledgeItem({ title: 'First' }), makeKnowledgeItem({ title: 'Second' })]),
+        ).rejects.toThrow('disk full');
+      } finally {
+        reindex.mockRestore();
+      }
+      expect(await service.count()).toBe(0);
+      expect(await chunkRows()).toEqual([]);
+      await expectIndexConsistent();
+    });
+
+    it('keeps concurrent writes apart (each in its own transaction)', async () => {
+      const items = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => service.create(makeKnowledgeItem({ title: `Concurrent ${i}`, content: longContent(4, `Topic ${i}.`) }))),
+      );
+      await Promise.all(items.slice(0, 6).map((item) => service.remove(item.id)));
+      expect(await service.count()).toBe(6);
+      for (const item of items.slice(6)) expect((await chunkRows(item.id)).length).toBe(chunkContent(item.content).length);
+      await expectIndexConsistent();
+    });
+
+    it('indexes an item with no content by its title', async () => {
+      const item = await service.create(makeKnowledgeItem({ title: 'Gift wrapping service', content: '' }));
+      expect(await chunkRows(item.id)).toEqual([expect.objectContaining({ ord: 0, text: '', tokenCount: 0 })]);
+      const result = await service.retrieve('Do you offer gift wrapping?');
+      expect(result.sources.map((s) => s.id)).toEqual([item.id]);
+    });
+  });
+
+  describe('list', () => {
+    it('lists newest first, optionally by vertical', async () => {
+      const a = await service.create(makeKnowledgeItem({ title: 'A' }));
+      const b = await service.create(makeKnowledgeItem({ title: 'B', vertical: 'hr' }));
+      const c = await service.create(makeKnowledgeItem({ title: 'C' }));
+      expect((await service.list()).map((i) => i.id)).toEqual([c.id, b.id, a.id]);
+      await service.update(a.id, { content: 'edited' });
+      expect((await service.list()).map((i) => i.id)).toEqual([a.id, c.id, b.id]);
+      expect((await service.list({ vertical: 'hr' })).map((i) => i.id)).toEqual([b.id]);
+      expect((await service.list({ vertical: 'customer-service', search: '  ' })).map((i) => i.id)).toEqual([a.id, c.id]);
+    });
+
+    it('with search: relevant items first, then items merely containing the text', async () => {
+      const body = await service.create(makeKnowledgeItem({ title: 'Delivery', content: 'We can refund delivery charges for late orders.' }));
+      const titled = await service.create(makeKnowledgeItem({ title: 'Refund policy', content: 'Refunds are paid within 5 days. A refund goes to your card.' }));
+      await service.create(makeKnowledgeItem({ title: 'Unrelated', content: 'Nothing to see.' }));
+      expect((await service.list({ search: 'refund' })).map((i) => i.id)).toEqual([titled.id, body.id]);
+      // "refu" is not a word the index knows, but the admin is still typing it.
+      expect((await service.list({ search: 'refu' })).map((i) => i.id).sort()).toEqual([titled.id, body.id].sort());
+      expect(await service.list({ search: '100%_\\' })).toEqual([]);
+    });
+  });
+
+  describe('search and retrieve', () => {
+    it('ranks an item whose title matches above one mentioning the word once in its body', async () => {
+      const mention = await service.create(
+        makeKnowledgeItem({
+          title: 'Store events',
+          content: 'Join our weekend workshops. Staff can also answer questions about the warranty on tools bought during the event.',
+        }),
+      );
+      const titled = await service.create(
+        makeKnowledgeItem({ title: 'Warranty', content: 'Tools are covered for two years against manufacturing defects.' }),
+      );
+      const passages = await service.search('warranty');
+      expect(passages.map((p) => p.itemId)).toEqual([titled.id, mention.id]);
+      expect(passages[0].score).toBeGreaterThan(passages[1].score);
+      const { sources } = await service.retrieve('What does the warranty cover?');
+      expect(sources.map((s) => s.id)).toEqual([titled.id, mention.id]);
+    });
+
+    it('searches only the requested vertical', async () => {
+      const cs = await service.create(makeKnowledgeItem({ title: 'Holiday opening hours', vertical: 'customer-service' }));
+      const hr = await service.create(makeKnowledgeItem({ title: 'Holiday allowance', content: 'You get 25 days of holiday.', vertical: 'hr' }));
+      expect((await service.retrieve('holiday', { vertical: 'hr' })).sources.map((s) => s.id)).toEqual([hr.id]);
+      expect((await service.retrieve('holiday', { vertical: 'customer-service' })).sources.map((s) => s.id)).toEqual([cs.id]);
+      expect((await service.retrieve('holiday')).sources.map((s) => s.id).sort()).toEqual([cs.id, hr.id].sort());
+      expect((await service.search('holiday', { vertical: 'legal' }))).toEqual([]);
+    });
+
+    it('answers hostile or empty queries with results or nothing, never an error', async () => {
+      await service.create(makeKnowledgeItem({ title: 'Near-field payments', content: 'Tap your card or phone near the reader.' }));
+      const queries = [
+        '"AND OR NEAR( * ^',
+        'title:near OR text:*',
+        'NEAR(card phone, 2)',
+        "'; DROP TABLE knowledge_items; --",
+        'card & phone | !reader <-> tap:*',
+        "O'Reilly's \\\\ \" ' `",
+        '((((((((',
+        '-card +phone ^title',
+        '🙂🙃 ∑∫ 休暇',
+        'x'.repeat(10_000),
+        Array.from({ length: 500 }, (_, i) => `w${i}`).join(' '),
+        '',
+        '   ',
+        'how do I?',
+      ];
+      for (const query of queries) {
+        expect(Array.isArray(await service.search(query))).toBe(true);
+        const retrieval = await service.retrieve(query, { vertical: 'customer-service' });
+        expect(retrieval.coverage).toBeGreaterThanOrEqual(0);
+        expect(retrieval.coverage).toBeLessThanOrEqual(1);
+        expect(Array.isArray(await service.list({ search: query }))).toBe(true);
+      }
+      expect(await service.count()).toBe(1);
+      expect(await service.retrieve('how do I?')).toEqual({ sources: [], passages: [], coverage: 0, terms: [] });
+    });
+
+    it('scores per item: a long multi-chunk item is one source with at most passagesPerItem passages', async () => {
+      const long = await service.create(
+        makeKnowledgeItem({ title: 'Company car scheme', content: longContent(14, 'The company car scheme includes fuel cards.'), vertical: 'hr' }),
+      );
+      const short = await service.create(makeKnowledgeItem({ title: 'Cycle to work', content: 'Bikes are leased through salary sacrifice; a car is not needed.', vertical: 'hr' }));
+      expect((await chunkRows(long.id)).length).toBeGreaterThanOrEqual(4);
+
+      const result = await service.retrieve('company car fuel card', { vertical: 'hr', passagesPerItem: 2 });
+      expect(result.sources.map((s) => s.id)).toEqual([long.id, short.id]);
+      expect(result.sources[0].score).toBe(1);
+      expect(result.sources[1].score).toBeGreaterThan(0);
+      expect(result.sources[1].score).toBeLessThan(1);
+      const longPassages = result.passages.filter((p) => p.itemId === long.id);
+      expect(longPassages).toHaveLength(2);
+      expect(result.passages.map((p) => p.itemId)).toEqual([long.id, long.id, short.id]);
+      for (const p of result.passages) expect(p.score).toBeGreaterThan(0);
+      expect(Math.max(...result.passages.map((p) => p.score))).toBe(1);
+    });
+
+    it('reports coverage as the share of the question’s terms found in the passages', async () => {
+      await service.create(makeKnowledgeItem({ title: 'Gift cards', content: 'Gift cards never expire and can be used online.' }));
+      const full = await service.retrieve('Do gift cards expire?');
+      expect(full.terms).toEqual(['gift', 'cards', 'expire']);
+      expect(full.coverage).toBe(1);
+      const half = await service.retrieve('gift cards for cryptocurrency mining');
+      expect(half.coverage).toBe(0.5);
+      const none = await service.retrieve('cryptocurrency mining');
+      expect(none).toEqual({ sources: [], passages: [], coverage: 0, terms: ['cryptocurrency', 'mining'] });
+    });
+
+    it('credits a thesaurus match to the visitor’s words, ranked below an exact match', async () => {
+      const refunds = await service.create(makeKnowledgeItem({ title: 'Refunds', content: 'We refund returned items within 5 days.' }));
+      const result = await service.retrieve('How do I get my money back?');
+      expect(result.sources.map((s) => s.id)).toEqual([refunds.id]);
+      expect(result.coverage).toBe(1);
+      expect((await service.retrieve('How do I get my money back?', { expand: false })).sources).toEqual([]);
+    });
+  });
+
+  describe('retrieval quality on a realistic FAQ corpus', () => {
+    const keyOfId = new Map<string, string>();
+
+    beforeEach(async () => {
+      keyOfId.clear();
+      for (const item of FAQ_ITEMS) {
+        const created = await service.create(item);
+        keyOfId.set(created.id, item.key);
+      }
+    });
+
+    async function measure(options: { withVertical: boolean; expand: boolean }): Promise<{ top1: number; top3: number; misses: string[] }> {
+      let top1 = 0;
+      let top3 = 0;
+      const misses: string[] = [];
+      for (const q of FAQ_QUESTIONS) {
+        const { sources } = await service.retrieve(q.question, {
+          vertical: options.withVertical ? q.vertical : undefined,
+          limit: 5,
+          expand: options.expand,
+        });
+        const rank = sources.map((s) => keyOfId.get(s.id)).indexOf(q.expected);
+        if (rank === 0) top1++;
+        if (rank >= 0 && rank < 3) top3++;
+        if (rank !== 0) misses.push(`${q.question} -> ${sources.slice(0, 3).map((s) => keyOfId.get(s.id)).join(', ')}`);
+      }
+      return { top1: top1 / FAQ_QUESTIONS.length, top3: top3 / FAQ_QUESTIONS.length, misses };
+    }
+
+    it('puts the right item first for >= 70% and in the top 3 for >= 90% of questions', async () => {
+      expect(FAQ_ITEMS.length).toBeGreaterThanOrEqual(40);
+      expect(FAQ_QUESTIONS.length).toBeGreaterThanOrEqual(40);
+      const inVertical = await measure({ withVertical: true, expand: true });
+      const allVerticals = await measure({ withVertical: false, expand: true });
+      const plainBm25 = await measure({ withVertical: true, expand: false });
+      const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+      console.log(
+        [
+          `[retrieval ${dialect}] ${FAQ_QUESTIONS.length} questions, ${FAQ_ITEMS.length} items`,
+          `  in vertical:            top-1 ${pct(inVertical.top1)}  top-3 ${pct(inVertical.top3)}`,
+          `  across all verticals:   top-1 ${pct(allVerticals.top1)}  top-3 ${pct(allVerticals.top3)}`,
+          `  without thesaurus:      top-1 ${pct(plainBm25.top1)}  top-3 ${pct(plainBm25.top3)}`,
+          `  misses (in vertical):   ${inVertical.misses.length ? `\n    ${inVertical.misses.join('\n    ')}` : 'none'}`,
+        ].join('\n'),
+      );
+      expect(inVertical.top1).toBeGreaterThanOrEqual(0.7);
+      expect(inVertical.top3).toBeGreaterThanOrEqual(0.9);
+      expect(allVerticals.top1).toBeGreaterThanOrEqual(0.7);
+      expect(allVerticals.top3).toBeGreaterThanOrEqual(0.9);
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import { analyseQuery, extractQueryTerms } from './query-terms';
+
+describe('extractQueryTerms', () => {
+  it('drops question words, pronouns and filler, keeping the topic words', () => {
+    expect(extractQueryTerms('How do I get my money back?')).toEqual(['money', 'back']);
+    expect(extractQueryTerms('Can you please tell me what the refund policy is?')).toEqual(['refund', 'policy']);
+    expect(extractQueryTerms('Where is my order')).toEqual(['order']);
+  });
+
+  it('drops "how long / how much / how many" but keeps "long" elsewhere', () => {
+    expect(extractQueryTerms('How long does shipping take?')).toEqual(['shipping', 'take']);
+    expect(extractQueryTerms('How many vacation days do I have')).toEqual(['vacation', 'days']);
+    expect(extractQueryTerms('long-term disability')).toEqual(['long', 'term', 'disability']);
+  });
+
+  it('lower-cases and strips punctuation', () => {
+    expect(extractQueryTerms('REFUND!!! (urgent) — Order #A1234?')).toEqual(['refund', 'urgent', 'order', 'a1234']);
+  });
+
+  it('keeps numbers, including single digits', () => {
+    expect(extractQueryTerms('Is there a 30 day return window for step 2?')).toEqual(['30', 'day', 'return', 'window', 'step', '2']);
+    expect(extractQueryTerms('401k match')).toEqual(['401k', 'match']);
+  });
+
+  it('removes possessives and contractions', () => {
+    expect(extractQueryTerms("I can't find my manager's approval")).toEqual(['find', 'manager', 'approval']);
+    expect(extractQueryTerms('I don’t understand the company’s policy')).toEqual(['understand', 'company', 'policy']);
+  });
+
+  it('de-duplicates, treating simple plurals as the same word', () => {
+    expect(extractQueryTerms('refund refunds REFUND policies policy')).toEqual(['refund', 'policies']);
+  });
+
+  it('keeps letters of other languages and numbers with diacritics', () => {
+    expect(extractQueryTerms('café crème Ürlaub 休暇')).toEqual(['café', 'crème', 'ürlaub', '休暇']);
+  });
+
+  it('turns full-text syntax into nothing dangerous and never throws', () => {
+    const hostile = [
+      '"AND OR NEAR( * ^',
+      'title:refund OR text:*',
+      'NEAR(refund shipping, 2)',
+      "'; DROP TABLE knowledge_items; --",
+      'a & b | !c <-> d:*',
+      '\\\\ \\" \u0000 \uFFFF',
+      '((((((((((',
+      '-refund +shipping ^title',
+    ];
+    for (const query of hostile) {
+      const terms = extractQueryTerms(query);
+      for (const term of terms) expect(term).toMatch(/^[\p{L}\p{M}\p{N}]+$/u);
+    }
+    expect(extractQueryTerms('"AND OR NEAR( * ^')).toEqual(['near']);
+    expect(extractQueryTerms("'; DROP TABLE knowledge_items; --")).toEqual(['drop', 'table', 'knowledge', 'items']);
+  });
+
+  it('returns nothing for questions with no content words', () => {
+    for (const query of ['', '   ', '???', 'How do I?', 'what is it', 'Can you help me please?']) {
+      expect(extractQueryTerms(query)).toEqual([]);
+    }
+  });
+
+  it('tolerates non-string input and enormous input', () => {
+    expect(extractQueryTerms(undefined as unknown as string)).toEqual([]);
+    const huge = Array.from({ length: 5000 }, (_, i) => `word${i}`).join(' ');
+    expect(extractQueryTerms(huge).length).toBeLessThanOrEqual(32);
+    expect(extractQueryTerms('x'.repeat(100_000))).toEqual([]);
+  });
+});
+
+describe('analyseQuery', () => {
+  it('adds thesaurus words that stand in for the visitor’s wording', () => {
+    const { terms, expansions } = analyseQuery('How do I get my money back?');
+    expect(terms).toEqual(['money', 'back']);
+    expect(expansions).toContainEqual({ term: 'refund', for: ['money', 'back'] });
+  });
+
+  it('expands single words in both directions of a synonym group', () => {
+    expect(analyseQuery('coupon not working').expansions.map((e) => e.term)).toContain('discount');
+    expect(analyseQuery('discount').expansions.map((e) => e.term)).toContain('coupon');
+    expect(analyseQuery('maternity').expansions).toContainEqual({ term: 'parental', for: ['maternity'] });
+  });
+
+  it('matches phrases that include stop words', () => {
+    expect(analyseQuery('Can I take some time off next week').expansions).toContainEqual({ term: 'leave', for: ['time'] });
+    expect(analyseQuery('my grandmother passed away').expansions.map((e) => e.term)).toContain('bereavement');
+  });
+
+  it('never repeats a term the visitor already used', () => {
+    const { terms, expansions } = analyseQuery('refund or reimbursement');
+    expect(terms).toEqual(['refund', 'reimbursement']);
+    expect(expansions.map((e) => e.term)).not.toContain('refund');
+    expect(expansions.map((e) => e.term)).not.toContain('reimbursement');
+  });
+
+  it('adds nothing when there are no content terms', () => {
+    expect(analyseQuery('how do I?')).toEqual({ terms: [], expansions: [] });
+  });
+});
