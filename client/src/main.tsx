@@ -2,7 +2,7 @@ import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { io, Socket } from 'socket.io-client';
 import { LANGUAGES } from '@shared/catalog/languages';
-import { VERTICALS } from '@shared/catalog/verticals';
+import { getVertical, VERTICALS } from '@shared/catalog/verticals';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/contracts/socket';
 import { applyStreamEvent, ChatMessage } from './lib/reply-stream';
 import './styles.css';
@@ -11,12 +11,16 @@ import './styles.css';
  * A minimal chat page: pick a vertical, ask, watch the reply stream in with its sources.
  * The full chat page (jurisdictions, voice, offline banner) replaces this in its own issue.
  */
+function welcome(verticalId: string): ChatMessage[] {
+  return [{ id: `welcome-${verticalId}`, type: 'agent', content: getVertical(verticalId)?.welcomeMessage ?? '' }];
+}
+
 function App() {
   const socketRef = useRef<Socket<ServerToClientEvents, ClientToServerEvents>>();
   const [online, setOnline] = useState(false);
   const [vertical, setVertical] = useState('customer-service');
   const [language, setLanguage] = useState('English');
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [messages, setMessages] = useState<ChatMessage[]>(() => welcome('customer-service'));
   const [input, setInput] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
   const pending = messages.some((m) => m.streaming);
@@ -43,7 +47,7 @@ function App() {
     const query = input.trim();
     if (!query || pending || !online || vertical === 'legal') return;
     const requestId = crypto.randomUUID();
-    const history = messages.map((m) => ({ type: m.type, content: m.content }));
+    const history = messages.filter((m) => !m.id.startsWith('welcome-')).map((m) => ({ type: m.type, content: m.content }));
     setMessages((m) => [...m, { id: `${requestId}-q`, type: 'user', content: query }, { id: requestId, type: 'agent', content: '', streaming: true }]);
     setInput('');
     socketRef.current?.emit(
@@ -65,7 +69,7 @@ function App() {
         <div className="toolbar">
           <label>
             Service{' '}
-            <select value={vertical} onChange={(e) => { setVertical(e.target.value); setMessages([]); }}>
+            <select value={vertical} onChange={(e) => { setVertical(e.target.value); setMessages(welcome(e.target.value)); }}>
               {VERTICALS.filter((v) => v.enabled && !v.requiresJurisdiction).map((v) => (
                 <option key={v.id} value={v.id}>{v.name}</option>
               ))}

@@ -18,7 +18,7 @@ export class KnowledgeChunk {
   @Column({ name: 'item_id', type: 'varchar', length: 36 })
   itemId: string;
 
-  @ManyToOne(() => KnowledgeItem, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
+  @ManyToOne(() => KnowledgeItem, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'item_id' })
   item?: KnowledgeItem;
 
