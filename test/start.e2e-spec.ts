@@ -17,7 +17,7 @@ describe('the built product (npm start)', () => {
       throw new Error('dist/ is missing: run "npm run build" (npm test does it first)');
     }
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-start-'));
-    const env = { ...process.env, PORT: '0', DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir };
     // The embedded mode: no database, queue, mail or LLM service from the environment.
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'AZURE_OPENAI_API_KEY', 'LLM_BASE_URL']) delete env[name];
     const child = spawn(process.execPath, [main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -49,7 +49,7 @@ describe('the built product (npm start)', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'How do I reset my password?', vertical: 'customer-service' }),
       });
-      const body = await chat.json();
+      const body = (await chat.json()) as { success: boolean; data: { usage: { provider: string }; sources: unknown[] } };
       expect(body.success).toBe(true);
       expect(body.data.usage.provider).toBe('local');
       expect(body.data.sources.length).toBeGreaterThan(0);

@@ -16,7 +16,7 @@ function welcome(verticalId: string): ChatMessage[] {
 }
 
 function App() {
-  const socketRef = useRef<Socket<ServerToClientEvents, ClientToServerEvents>>();
+  const socketRef = useRef<Socket<ServerToClientEvents, ClientToServerEvents> | null>(null);
   const [online, setOnline] = useState(false);
   const [vertical, setVertical] = useState('customer-service');
   const [language, setLanguage] = useState('English');

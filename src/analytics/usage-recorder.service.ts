@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { queuedWrite } from '../database/write-queue';
 import { UsageEvent } from './usage-event.entity';
 
 export type NewUsageEvent = Omit<UsageEvent, 'id'> & { id?: string };
@@ -74,7 +75,7 @@ export class UsageRecorderService implements OnModuleDestroy {
     while (this.buffer.length > 0) {
       const batch = this.buffer.slice(0, BATCH_SIZE);
       try {
-        await this.dataSource.createQueryBuilder().insert().into(UsageEvent).values(batch).execute();
+        await queuedWrite(this.dataSource, () => this.dataSource.createQueryBuilder().insert().into(UsageEvent).values(batch).execute());
       } catch (error) {
         this.logger.warn(`Could not write ${batch.length} usage events; will retry: ${(error as Error).message}`);
         this.schedule();

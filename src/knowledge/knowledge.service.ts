@@ -17,6 +17,7 @@ import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
 import { analyseQuery } from './query-terms';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk } from './search-index';
+import { writeTransaction } from '../database/write-queue';
 
 /** What the admin sends for a new item (and, complete, for a PUT). */
 export interface KnowledgeItemInput {
@@ -121,13 +122,6 @@ interface RankedItem {
   chunks: ScoredChunk[];
 }
 
-/**
- * SQLite runs every query of a DataSource on ONE connection, and TypeORM nests a second
- * concurrent transaction into the first as a savepoint. Writes are therefore queued per
- * DataSource so each gets a transaction of its own.
- */
-const sqliteWriteQueues = new WeakMap<DataSource, Promise<unknown>>();
-
 /** Epoch ms that never repeats or goes backwards within this process, so "newest first" is total. */
 let lastStamp = 0;
 function nextStamp(): number {
@@ -167,11 +161,9 @@ function round(value: number): number {
 @Injectable()
 export class KnowledgeService {
   private readonly index: KnowledgeSearchIndex;
-  private readonly isSqlite: boolean;
 
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
     this.index = createKnowledgeSearchIndex(dataSource);
-    this.isSqlite = dataSource.options.type !== 'postgres';
   }
 
   async create(input: KnowledgeItemInput): Promise<KnowledgeItem> {
@@ -380,16 +372,9 @@ export class KnowledgeService {
     }
   }
 
-  /** Runs `work` in a transaction (queued behind other knowledge writes on SQLite). */
+  /** Runs `work` in a transaction of its own (queued behind other writes on SQLite). */
   private write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!this.isSqlite) return this.dataSource.transaction(work);
-    const previous = sqliteWriteQueues.get(this.dataSource) ?? Promise.resolve();
-    const run = previous.then(() => this.dataSource.transaction(work));
-    sqliteWriteQueues.set(
-      this.dataSource,
-      run.catch(() => undefined),
-    );
-    return run;
+    return writeTransaction(this.dataSource, work);
   }
 
   /** Checks and normalises the writable fields; throws KnowledgeError('validation_failed'). */
