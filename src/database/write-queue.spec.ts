@@ -12,14 +12,19 @@ describe('SQLite write queue', () => {
     const ds = await openDataSource(loadConfig({}, { dataDir: dir }));
     try {
       let release!: () => void;
+      let opened!: () => void;
       const gate = new Promise<void>((r) => (release = r));
+      const open = new Promise<void>((r) => (opened = r));
       const failing = writeTransaction(ds, async (m) => {
         await m.insert(Setting, { key: 'doomed', value: '1', updatedAt: 1 });
+        opened();
         await gate;
         throw new Error('rolled back');
       });
+      await open;
       // Issued while the first transaction is open: without the queue it would join it and vanish.
       const independent = queuedWrite(ds, () => ds.getRepository(Setting).insert({ key: 'kept', value: '2', updatedAt: 2 }));
+      await new Promise((r) => setTimeout(r, 20));
       release();
       await expect(failing).rejects.toThrow('rolled back');
       await independent;
