@@ -17,15 +17,8 @@ import { BM25_B, BM25_K1, TITLE_WEIGHT } from './bm25';
 import { extractQueryTerms } from './query-terms';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions } from './search-index';
 
-interface ChunkRow {
-  chunkId: number;
-  itemId: string;
-  ord: number;
-  title: string;
-  text: string;
-  score: number;
-  lexemes: string[];
-}
+/** A row as the query returns it: a scored chunk before its matched terms are worked out. */
+type ChunkRow = Omit<ScoredChunk, 'matchedTerms'> & { lexemes: string[] };
 
 /** A tsquery operand for one stem: quoted, with quotes and backslashes doubled. */
 function tsqueryLexeme(lexeme: string): string {

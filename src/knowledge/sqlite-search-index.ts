@@ -9,14 +9,8 @@ import { extractQueryTerms } from './query-terms';
 import { TITLE_WEIGHT } from './bm25';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions } from './search-index';
 
-interface ChunkRow {
-  chunkId: number;
-  itemId: string;
-  ord: number;
-  title: string;
-  text: string;
-  score: number;
-}
+/** A row as the query returns it: a scored chunk before its matched terms are worked out. */
+type ChunkRow = Omit<ScoredChunk, 'matchedTerms'>;
 
 /** An FTS5 string literal: the term in double quotes, inner quotes doubled. */
 function ftsString(term: string): string {
