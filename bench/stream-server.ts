@@ -16,6 +16,7 @@
  * KnowledgeService.prototype.retrieve (time spent in retrieval).
  */
 import { Session } from 'node:inspector';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -137,6 +138,10 @@ if (role === 'app') {
     }
   };
 
+  // Event-loop delay of the app process (10 ms resolution), reset with every `samples` call.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+
   let app: Awaited<ReturnType<typeof startTestApp>> | undefined;
   handlers.start = async (args: { openaiBaseUrl: string }) => {
     app = await startTestApp({
@@ -155,7 +160,14 @@ if (role === 'app') {
   };
   /** Instrumentation samples since the last call; forgets them. */
   handlers.samples = () => {
-    const out = { firstFrameDelays: state.firstFrameDelays, retrieveMs: state.retrieveMs, uninstrumented: state.uninstrumented };
+    const out = {
+      firstFrameDelays: state.firstFrameDelays,
+      retrieveMs: state.retrieveMs,
+      uninstrumented: state.uninstrumented,
+      loopDelayP50Ms: loopDelay.count > 0 ? loopDelay.percentile(50) / 1e6 : NaN,
+      loopDelayP99Ms: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e6 : NaN,
+    };
+    loopDelay.reset();
     state.firstFrameDelays = [];
     state.retrieveMs = [];
     state.uninstrumented = 0;

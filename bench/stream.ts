@@ -11,17 +11,21 @@
  *
  * Measured side by side in one run, with the mock sending 64 deltas 20 ms apart:
  *  (a) added time to first token: TTFT seen by a socket client of the app minus TTFT of a direct
- *      SDK streaming call to the mock with the very request body the app sends, per stream, at 1
- *      stream (rounds alternating direct/app) and at 100 concurrent streams (adjacent phases,
- *      paired by launch position). Retrieval and database work are part of the app's time.
- *  (b) frames and server CPU per delivered token, app vs the bare ws relay, same load.
+ *      SDK streaming call to the mock with the very request body the app sends, per stream:
+ *      at 1 stream (rounds alternating direct/app); at 100 streams in flight (steady state: one
+ *      new stream every 12.8 ms, only streams started with ~100 in flight count); and at 100
+ *      streams started at once (burst). Direct and app phases are adjacent, paired by launch
+ *      position. Knowledge retrieval and database work are part of the app's time.
+ *  (b) frames and server CPU per delivered token, app vs the bare ws relay, same burst load.
  *  (c) frames per second with the 30 ms coalescer vs one frame per delta (a bench-only toggle
- *      applied inside the app child, src/ untouched), against the deltas the mock produced; and
- *      the first frame's delay inside the coalescer (first delta pushed -> first frame emitted).
+ *      applied inside the app child, src/ untouched), against the deltas the mock produced, also
+ *      with 2 ms between deltas; and the first frame's delay inside the coalescer (first delta
+ *      pushed -> first frame emitted) plus client TTFT with and without coalescing at 1 stream.
  *
- * Knobs (environment): BENCH_ROUNDS_1 (default 40), BENCH_ROUNDS_N (3), BENCH_CONCURRENCY (100),
- * BENCH_PROFILE=1 (adds a profiled app phase and prints where the app spends CPU).
- * Goals are printed next to the figures; they are reported, not asserted.
+ * Knobs (environment): BENCH_ROUNDS_1 (default 30), BENCH_ROUNDS_N (3), BENCH_CONCURRENCY (100),
+ * BENCH_DEBUG=1 (one line per phase on stderr), BENCH_PROFILE=1 (adds two profiled app phases at
+ * the end and prints where the app process spends CPU). Progress goes to stderr, the report to
+ * stdout. Goals are printed next to the figures; they are reported, not asserted.
  */
 import { ChildProcess, fork } from 'node:child_process';
 import * as os from 'node:os';
@@ -331,6 +335,9 @@ interface PhaseResult {
   firstFrameDelays: number[];
   retrieveMs: number[];
   uninstrumented: number;
+  /** App phases: event-loop delay of the app process over the phase (10 ms resolution monitor). */
+  loopDelayP50Ms: number;
+  loopDelayP99Ms: number;
 }
 
 interface Bench {
@@ -396,8 +403,8 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
   const mockStats = await b.mock.call<{ requests: number; tokensSent: number }>('stats');
   const inst =
     kind === 'app' || kind === 'app-uncoalesced' ?
-      await b.app.call<{ firstFrameDelays: number[]; retrieveMs: number[]; uninstrumented: number }>('samples')
-    : { firstFrameDelays: [], retrieveMs: [], uninstrumented: 0 };
+      await b.app.call<{ firstFrameDelays: number[]; retrieveMs: number[]; uninstrumented: number; loopDelayP50Ms: number; loopDelayP99Ms: number }>('samples')
+    : { firstFrameDelays: [], retrieveMs: [], uninstrumented: 0, loopDelayP50Ms: NaN, loopDelayP99Ms: NaN };
   const failed = samples.filter((s) => !s.ok);
   if (failed.length > 0) log(`  ${kind}: ${failed.length}/${n} streams failed, e.g. ${failed[0].error}`);
   if (DEBUG) {
@@ -406,7 +413,8 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
     log(
       `  ${kind} n=${n}${gapMs ? ` gap=${gapMs.toFixed(1)}ms` : ''}: ttft p50 ${fmt(quantile(t, 0.5))} p99 ${fmt(quantile(t, 0.99))} ms` +
         `${r.length ? `, retrieve p50 ${fmt(quantile(r, 0.5))} p99 ${fmt(quantile(r, 0.99))} ms` : ''}, wall ${fmt(wallMs, 0)} ms` +
-        `${cpuUs !== undefined ? `, cpu ${fmt(cpuUs / 1000, 0)} ms` : ''}, frames ${sum(samples.map((s) => s.frames))}`,
+        `${cpuUs !== undefined ? `, cpu ${fmt(cpuUs / 1000, 0)} ms` : ''}, frames ${sum(samples.map((s) => s.frames))}` +
+        `${Number.isFinite(inst.loopDelayP99Ms) ? `, app event-loop delay p50 ${fmt(inst.loopDelayP50Ms)} p99 ${fmt(inst.loopDelayP99Ms)} ms` : ''}`,
     );
   }
   return {
@@ -442,6 +450,8 @@ function combine(phases: PhaseResult[]) {
     firstFrameDelays: phases.flatMap((p) => p.firstFrameDelays),
     retrieveMs: phases.flatMap((p) => p.retrieveMs),
     uninstrumented: sum(phases.map((p) => p.uninstrumented)),
+    loopDelayP99Ms: Math.max(...phases.map((p) => p.loopDelayP99Ms)),
+    loopDelayP50Ms: quantile(phases.map((p) => p.loopDelayP50Ms), 0.5),
     reportedFramesMismatch: ok.filter((s) => s.reportedFrames !== undefined && s.reportedFrames !== s.frames).length,
   };
 }
@@ -520,11 +530,14 @@ async function main(): Promise<void> {
   log(`(a) ${ROUNDS_AT_1} rounds at 1 stream`);
   const direct1: PhaseResult[] = [];
   const app1: PhaseResult[] = [];
+  const uncoalesced1: PhaseResult[] = [];
   for (let r = 0; r < ROUNDS_AT_1; r++) {
     const order: Kind[] = r % 2 === 0 ? ['direct', 'app'] : ['app', 'direct'];
+    // Every third round also runs the app with one frame per delta, for the TTFT comparison in (c).
+    if (r % 3 === 0) order.push('app-uncoalesced');
     for (const kind of order) {
       const result = await runPhase(b, kind, 1, { measureCpu: false, offset: r });
-      (kind === 'direct' ? direct1 : app1).push(result);
+      (kind === 'direct' ? direct1 : kind === 'app' ? app1 : uncoalesced1).push(result);
     }
   }
 
@@ -593,6 +606,7 @@ async function main(): Promise<void> {
 
   const d1 = combine(direct1);
   const a1 = combine(app1);
+  const u1 = combine(uncoalesced1);
   const added1 = pairedAdded(direct1, app1);
   const dB = combine(burst.direct);
   const aB = combine(burst.app);
@@ -648,16 +662,16 @@ async function main(): Promise<void> {
     ['c', 'Frames/s, coalesced (30 ms) vs one frame per delta', LF, `${fmt(fps(fa), 0)} fps`, `${fmt(fps(fu), 0)} fps`, `${fmt(fastMeasuredCut)}x fewer`, '>= 5x', status(fastMeasuredCut >= 5)],
     ['c', 'Frames sent vs deltas the provider produced', LF, `${fa.frames} frames`, `${fa.mockTokens} deltas`, `${fmt(fastDeltaCut)}x fewer`, '>= 5x', status(fastDeltaCut >= 5)],
     ['c', 'First delta pushed -> first frame emitted (in app), p50 / p99', 'all coalesced app streams', `${fmt(p50(firstDelay), 3)} / ${fmt(p99(firstDelay), 3)} ms`, '-', firstNotDelayed ? 'not delayed' : 'delayed', 'no delay', status(firstDelay.length > 0 ? firstNotDelayed : undefined)],
-    ['c', 'Client TTFT p50, coalesced vs one frame per delta', LB, ms(p50(aB.ttft)), ms(p50(uB.ttft)), signedMs(p50(aB.ttft) - p50(uB.ttft)), 'no delay', '-'],
+    ['c', 'Client TTFT p50, coalesced vs one frame per delta', `1 stream, ${a1.ttft.length} vs ${u1.ttft.length} rounds`, ms(p50(a1.ttft)), ms(p50(u1.ttft)), signedMs(p50(a1.ttft) - p50(u1.ttft)), 'no delay', '-'],
   ];
 
-  const all = [a1, aB, uB, aS, fa, fu];
+  const all = [a1, u1, aB, uB, aS, fa, fu];
   const notes: string[] = [
     `- Run: ${new Date().toISOString()}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${elapsedS.toFixed(0)} s total; load average (1 min) ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after (other work on the machine shows up as noise).`,
     `- Load: the mock LLM (OpenAI chat-completions SSE) sends ${TOKENS} deltas ${DELAY_MS} ms apart (fast rows: ${FAST_DELAY_MS} ms). Questions rotate over ${QUESTIONS.length} customer-service FAQs; the app retrieves from the seeded sample knowledge (${appInfo.database}, temporary file) and records one usage event per stream (flush every 250 ms).`,
     `- Processes: this process runs every client (${CONCURRENCY} socket.io-client sockets, ${CONCURRENCY} ws sockets, the direct openai SDK calls); the app, the bare ws relay and the mock each run in a child process of their own. Server CPU = process.cpuUsage() delta (user+system, all threads incl. GC and the sqlite3/libuv pool) of the server's child process over the phase plus ${SETTLE_MS} ms; client and mock CPU are never counted. Idle CPU: app ${fmt((appIdle1 - appIdle0) / idleWindowMs, 1)} µs/ms, relay ${fmt((relayIdle1 - relayIdle0) / idleWindowMs, 1)} µs/ms.`,
     `- TTFT = send -> first non-empty text at the client. The direct SDK calls send the exact request body the app sent for the same question (system prompt with knowledge passages). 1 stream: rounds alternate (direct, app) / (app, direct), pairs by round; p99 of fewer than 100 samples is the maximum. At ${CONCURRENCY}: direct and app phases of a round are adjacent, pairs by launch position. "Steady": a stream starts every ${fmt(gapMs, 1)} ms for two stream lengths and only the second half counts (in flight at their start: app p50 ${fmt(p50(aS.inFlight), 0)}, direct p50 ${fmt(p50(dS.inFlight), 0)}). "At once": all ${CONCURRENCY} sent in one loop, so TTFT includes queueing behind the others (the direct baseline queues too, in the SDK, the kernel and the mock). Added TTFT includes both socket hops, validation, knowledge retrieval (SQLite FTS5), prompt building and the app's own SDK call to the mock.`,
-    `- At 1 stream, retrieval p50 ${ms(p50(a1.retrieveMs))} of the added p50 ${ms(p50(added1))}; the rest (sockets, validation, prompt, SDK request) ~${ms(p50(added1) - p50(a1.retrieveMs))}.`,
+    `- At 1 stream, retrieval p50 ${ms(p50(a1.retrieveMs))} of the added p50 ${ms(p50(added1))}; the rest (sockets, validation, prompt, SDK request) ~${ms(p50(added1) - p50(a1.retrieveMs))}. App event-loop delay (p50 of phase p50s / worst phase p99): 1 stream ${fmt(a1.loopDelayP50Ms)} / ${fmt(a1.loopDelayP99Ms)} ms, steady ${fmt(aS.loopDelayP50Ms)} / ${fmt(aS.loopDelayP99Ms)} ms, at once ${fmt(aB.loopDelayP50Ms)} / ${fmt(aB.loopDelayP99Ms)} ms.`,
     `- "One frame per delta" = the same app with the coalescing interval set to 0 inside the app child (bench-only wrap of FrameCoalescer.prototype.push in bench/stream-server.ts; src/ unchanged); it sent ${fmt(uB.frames / Math.max(1, uB.mockTokens))} frames per provider delta. The bare ws relay, one message per delta: ${fmt(fps(rB), 0)} msg/s at ${DELAY_MS} ms, ${fmt(fps(fr), 0)} msg/s at ${FAST_DELAY_MS} ms.`,
     `- With deltas ${DELAY_MS} ms apart, a coalescer that sends at most one frame per ${FRAME_INTERVAL_MS} ms can merge at most ~${FRAME_INTERVAL_MS}/${DELAY_MS} = ${fmt(FRAME_INTERVAL_MS / DELAY_MS)} deltas per frame, so the 5x cut can only happen when deltas arrive less than ${FRAME_INTERVAL_MS / 5} ms apart (the ${FAST_DELAY_MS} ms rows).`,
     `- More server CPU per delivered token: app without coalescing ${fmt(uB.cpuUs / uB.tokens, 1)} µs (${DELAY_MS} ms/delta); at ${FAST_DELAY_MS} ms/delta app ${fmt(fa.cpuUs / fa.tokens, 1)}, app without coalescing ${fmt(fu.cpuUs / fu.tokens, 1)}, bare ws ${fmt(fr.cpuUs / fr.tokens, 1)} µs (${fmt(fa.cpuUs / fa.tokens / (fr.cpuUs / fr.tokens))}x).`,

@@ -19,5 +19,10 @@ export default defineConfig({
       '/socket.io': { target: 'ws://localhost:3000', ws: true },
     },
   },
-  test: { environment: 'node', include: ['src/**/*.test.{ts,tsx}'] },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    css: false,
+  },
 });

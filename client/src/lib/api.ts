@@ -1,0 +1,59 @@
+/**
+ * The HTTP client: same-origin JSON calls with cookies (credentials: 'include'), unwrapping the
+ * `{success, data}` envelope and turning `{success:false, error}` into an ApiError that carries
+ * the server's message and code.
+ */
+import type { ErrorEnvelope } from '@shared/contracts/http';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code?: string,
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+}
+
+export function buildUrl(path: string, query?: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Calls the API and returns the whole parsed body (callers read `data`, `user`, `message`). */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await fetch(buildUrl(path, options.query), {
+    method: options.method ?? 'GET',
+    credentials: 'include',
+    headers: options.body !== undefined ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    signal: options.signal,
+  });
+  let body: unknown = undefined;
+  const text = await response.text();
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  if (!response.ok || (body as { success?: boolean } | undefined)?.success === false) {
+    const envelope = body as Partial<ErrorEnvelope> & { message?: string } | undefined;
+    const message = envelope?.error?.message ?? envelope?.message ?? `Request failed (${response.status})`;
+    throw new ApiError(message, response.status, envelope?.error?.code, body);
+  }
+  return body as T;
+}

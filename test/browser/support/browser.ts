@@ -1,0 +1,39 @@
+/**
+ * Browser tests: playwright-core driving Debian's Chromium (CHROMIUM_PATH, else /usr/bin/chromium)
+ * against the built client served by the real app. `npm test` builds the client first.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const ARTIFACTS_DIR = path.resolve(__dirname, '..', '..', '..', 'test-artifacts');
+
+/** Browser suites run wherever Chromium is installed; CI (.ci/run) always installs it. */
+export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);
+if (!chromiumAvailable && process.env.CI) {
+  throw new Error(`Chromium not found at ${CHROMIUM_PATH}; .ci/run installs it and sets CHROMIUM_PATH`);
+}
+// Skipped only where Chromium is not installed (a developer machine); never in CI (see above).
+export const describeBrowser = chromiumAvailable ? describe : describe.skip;
+
+export function assertClientBuilt(): void {
+  const index = path.resolve(__dirname, '..', '..', '..', 'dist', 'client', 'index.html');
+  if (!fs.existsSync(index)) throw new Error('dist/client is missing: run "npm run build" (npm test does it first)');
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+}
+
+/** Saves a screenshot under test-artifacts/ (kept by CI as an artifact; look at them). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
