@@ -13,7 +13,7 @@ describeWithRedis('two servers joined through Redis', () => {
   it('an event emitted on server A reaches a client of server B, and both answer chats from one database', async () => {
     const schema = distributed.databaseUrl ? uniqueSchema() : undefined;
     const a = await startTestApp({ databaseSchema: schema });
-    const b = await startTestApp({ databaseSchema: schema, dataDir: a.config.dataDir });
+    const b = await startTestApp({ databaseSchema: schema, dataDir: a.config.dataDir, redisPrefix: a.config.redisPrefix });
     const clientOfB = await connectClient(b.url);
     try {
       const received = new Promise<{ status: string; timestamp: string }>((resolve) => {

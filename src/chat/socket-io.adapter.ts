@@ -33,7 +33,7 @@ export class AppSocketIoAdapter extends IoAdapter {
       const sub = pub.duplicate();
       for (const client of [pub, sub]) client.on('error', (e) => this.logger.warn(`Redis adapter: ${e.message}`));
       this.clients.push(pub, sub);
-      server.adapter(createAdapter(pub, sub, { key: 'sa-socket.io' }));
+      server.adapter(createAdapter(pub, sub, { key: `${this.config.redisPrefix}-socket.io` }));
     }
     return server;
   }

@@ -12,6 +12,8 @@ export interface AppConfig {
   /** Postgres only: schema to use (tests isolate suites with it). */
   databaseSchema?: string;
   redisUrl?: string;
+  /** Prefix of every Redis key (BullMQ queues, Socket.IO channels, counters); servers that work together share it. */
+  redisPrefix: string;
   smtpUrl?: string;
   appSecret?: string;
   openaiApiKey?: string;
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: r.str('DATABASE_SCHEMA'),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: r.str('REDIS_PREFIX') ?? 'sa',
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
     appSecret,
     openaiApiKey: r.str('OPENAI_API_KEY'),

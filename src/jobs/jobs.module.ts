@@ -50,7 +50,7 @@ export class JobQueueLifecycle implements OnApplicationBootstrap, BeforeApplicat
       provide: JOB_QUEUE,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): JobQueue =>
-        config.redisUrl ? new BullMqJobQueue(config.redisUrl) : new InProcessJobQueue(),
+        config.redisUrl ? new BullMqJobQueue(config.redisUrl, config.redisPrefix) : new InProcessJobQueue(),
     },
     JobQueueLifecycle,
   ],

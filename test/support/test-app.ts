@@ -47,6 +47,8 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
       databaseUrl: distributed.databaseUrl,
       databaseSchema: ownSchema,
       redisUrl: distributed.redisUrl,
+      // Each test app gets its own Redis keys, so concurrent suites never take each other's jobs.
+      redisPrefix: `t${randomBytes(4).toString('hex')}`,
       logLevel: 'error',
       localResponderDelayMs: 0,
       usageFlushMs: 20,
