@@ -1,7 +1,7 @@
 import { Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import { json, type NextFunction, type Request, type Response } from 'express';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AppModule } from './app.module';
@@ -9,8 +9,13 @@ import { AppSocketIoAdapter } from './chat/socket-io.adapter';
 import { requestIdMiddleware } from './common/request-id';
 import type { AppConfig } from './config/app-config';
 
-/** 10 MB attachments arrive base64-encoded inside JSON (issue: knowledge attachments). */
-const JSON_BODY_LIMIT = '16mb';
+/** JSON bodies in general: chat requests, settings. */
+const JSON_BODY_LIMIT = '1mb';
+/**
+ * Knowledge items carry their attachments inline: up to 10 MB each, base64 (4/3 larger) or
+ * JSON-escaped text, so an item with several legal attachments needs room.
+ */
+const KNOWLEDGE_BODY_LIMIT = '64mb';
 const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io'];
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
@@ -46,6 +51,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     bodyParser: false,
   });
   app.use(requestIdMiddleware);
+  app.use('/api/knowledge', json({ limit: KNOWLEDGE_BODY_LIMIT }));
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

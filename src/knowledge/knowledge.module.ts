@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { KnowledgeSeeder } from './knowledge-seeder.service';
+import { KnowledgeController } from './knowledge.controller';
 import { KnowledgeService } from './knowledge.service';
 
 /**
@@ -7,6 +8,7 @@ import { KnowledgeService } from './knowledge.service';
  * and the first-start sample seeder. Needs the global DatabaseModule (DataSource) and APP_CONFIG.
  */
 @Module({
+  controllers: [KnowledgeController],
   providers: [KnowledgeService, KnowledgeSeeder],
   exports: [KnowledgeService],
 })

@@ -12,11 +12,14 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { isKnowledgeVertical } from '../shared/catalog/verticals';
 import { chunkContent } from './chunker';
+import { AttachmentInput, CheckedAttachment, checkAttachments } from './attachments';
+import { KnowledgeAttachment } from './knowledge-attachment.entity';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
 import { analyseQuery } from './query-terms';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk } from './search-index';
+import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
 
 /** What the admin sends for a new item (and, complete, for a PUT). */
@@ -26,7 +29,22 @@ export interface KnowledgeItemInput {
   category?: string;
   vertical: KnowledgeVertical | string;
   tags?: string[];
+  /** Supporting documents (checked by attachments.ts); on update, omitted means "keep as is". */
+  attachments?: AttachmentInput[];
 }
+
+/** An attachment as the API returns it; `content` is left out of list results. */
+export interface KnowledgeAttachmentView {
+  id: string;
+  name: string;
+  type: string;
+  size: number;
+  content?: string;
+  uploadedAt: number;
+}
+
+/** An item with its supporting documents. */
+export type KnowledgeItemWithAttachments = KnowledgeItem & { attachments: KnowledgeAttachmentView[] };
 
 /** A change to an item: any subset of the fields. */
 export type KnowledgeItemPatch = Partial<KnowledgeItemInput>;
@@ -89,9 +107,10 @@ export interface Retrieval {
 export const KNOWLEDGE_LIMITS = Object.freeze({
   titleChars: 200,
   categoryChars: 100,
-  contentChars: 1_000_000,
+  /** UTF-8 bytes of the content (1 MB). */
+  contentBytes: 1024 * 1024,
   tagChars: 50,
-  tags: 30,
+  tags: 20,
 });
 
 /**
@@ -166,7 +185,7 @@ export class KnowledgeService {
     this.index = createKnowledgeSearchIndex(dataSource);
   }
 
-  async create(input: KnowledgeItemInput): Promise<KnowledgeItem> {
+  async create(input: KnowledgeItemInput): Promise<KnowledgeItemWithAttachments> {
     const [item] = await this.createMany([input]);
     return item;
   }
@@ -175,26 +194,32 @@ export class KnowledgeService {
    * Creates several items in ONE transaction (all or none). `alsoWithin` runs in that transaction
    * first, e.g. to record that a seed happened so two servers starting together cannot both seed.
    */
-  async createMany(inputs: KnowledgeItemInput[], alsoWithin?: (manager: EntityManager) => Promise<void>): Promise<KnowledgeItem[]> {
-    const fields = inputs.map((input) => this.validate(input));
+  async createMany(inputs: KnowledgeItemInput[], alsoWithin?: (manager: EntityManager) => Promise<void>): Promise<KnowledgeItemWithAttachments[]> {
+    const checked = inputs.map((input) => ({ fields: this.validate(input), attachments: checkAttachments(input.attachments) }));
+    for (const { attachments } of checked) {
+      const kept = attachments.find((a) => a.content === undefined);
+      if (kept) throw KnowledgeError.invalid('attachments', `"${kept.name}" has no content`);
+    }
     return this.write(async (manager) => {
       if (alsoWithin) await alsoWithin(manager);
-      const items: KnowledgeItem[] = [];
-      for (const f of fields) {
+      const items: KnowledgeItemWithAttachments[] = [];
+      for (const { fields, attachments } of checked) {
         const now = nextStamp();
-        const item = manager.create(KnowledgeItem, { id: randomUUID(), ...f, createdAt: now, updatedAt: now });
+        const item = manager.create(KnowledgeItem, { id: randomUUID(), ...fields, createdAt: now, updatedAt: now });
         await manager.insert(KnowledgeItem, item);
-        await this.reindex(manager, item);
-        items.push(item);
+        const stored = await this.replaceAttachments(manager, item.id, attachments, now);
+        await this.reindex(manager, item, stored);
+        items.push({ ...item, attachments: stored.map(viewOf) });
       }
       return items;
     });
   }
 
   /** Applies `patch` (a PUT may send every field) and re-indexes the item. */
-  async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItem> {
+  async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemWithAttachments> {
+    const attachments = patch.attachments === undefined ? undefined : checkAttachments(patch.attachments);
     return this.write(async (manager) => {
-      const existing = await manager.findOneBy(KnowledgeItem, { id });
+      const existing = await this.lockItem(manager, id);
       if (!existing) throw KnowledgeError.notFound(id);
       const fields = this.validate({
         title: patch.title ?? existing.title,
@@ -205,25 +230,51 @@ export class KnowledgeService {
       });
       Object.assign(existing, fields, { updatedAt: Math.max(nextStamp(), existing.createdAt) });
       await manager.update(KnowledgeItem, { id }, { ...fields, updatedAt: existing.updatedAt });
-      await this.reindex(manager, existing);
-      return existing;
+      const stored =
+        attachments === undefined
+          ? await manager.find(KnowledgeAttachment, { where: { itemId: id }, order: { ord: 'ASC' } })
+          : await this.replaceAttachments(manager, id, attachments, existing.updatedAt);
+      await this.reindex(manager, existing, stored);
+      return { ...existing, attachments: stored.map(viewOf) };
     });
   }
 
   /** Deletes the item and all its chunks. */
   async remove(id: string): Promise<void> {
     await this.write(async (manager) => {
-      const exists = await manager.existsBy(KnowledgeItem, { id });
+      const exists = await this.lockItem(manager, id);
       if (!exists) throw KnowledgeError.notFound(id);
       await manager.delete(KnowledgeChunk, { itemId: id });
+      await manager.delete(KnowledgeAttachment, { itemId: id });
       await manager.delete(KnowledgeItem, { id });
     });
   }
 
-  async get(id: string): Promise<KnowledgeItem> {
+  async get(id: string): Promise<KnowledgeItemWithAttachments> {
     const item = await this.dataSource.manager.findOneBy(KnowledgeItem, { id });
     if (!item) throw KnowledgeError.notFound(id);
-    return item;
+    const attachments = await this.dataSource.manager.find(KnowledgeAttachment, { where: { itemId: id }, order: { ord: 'ASC' } });
+    return { ...item, attachments: attachments.map(viewOf) };
+  }
+
+  /** list() with each item's attachments (without their content, which can be megabytes). */
+  async listWithAttachments(options: KnowledgeListOptions = {}): Promise<KnowledgeItemWithAttachments[]> {
+    const items = await this.list(options);
+    if (items.length === 0) return [];
+    const rows: Omit<KnowledgeAttachment, 'content'>[] = await this.dataSource
+      .getRepository(KnowledgeAttachment)
+      .createQueryBuilder('a')
+      .select(['a.id', 'a.itemId', 'a.name', 'a.type', 'a.size', 'a.uploadedAt', 'a.ord'])
+      .where('a.itemId IN (:...ids)', { ids: items.map((i) => i.id) })
+      .orderBy('a.ord', 'ASC')
+      .getMany();
+    const byItem = new Map<string, KnowledgeAttachmentView[]>();
+    for (const row of rows) {
+      const list = byItem.get(row.itemId) ?? [];
+      list.push({ id: row.id, name: row.name, type: row.type, size: row.size, uploadedAt: row.uploadedAt });
+      byItem.set(row.itemId, list);
+    }
+    return items.map((item) => ({ ...item, attachments: byItem.get(item.id) ?? [] }));
   }
 
   /** Number of items (all, or of one vertical). */
@@ -350,12 +401,58 @@ export class KnowledgeService {
       .slice(0, limit);
   }
 
-  /** Replaces the item's chunks with a fresh chunking of its current title and content. */
-  private async reindex(manager: EntityManager, item: KnowledgeItem): Promise<void> {
+  /**
+   * The item row, locked against concurrent writers until the transaction ends (Postgres), so an
+   * update racing a delete can never re-insert chunks for an item that is gone. SQLite writes
+   * are already serialised by the write queue.
+   */
+  private lockItem(manager: EntityManager, id: string): Promise<KnowledgeItem | null> {
+    if (typeof id !== 'string' || id.length > 36) return Promise.resolve(null);
+    if (dialectOf(this.dataSource) === 'sqlite') return manager.findOneBy(KnowledgeItem, { id });
+    return manager.findOne(KnowledgeItem, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Makes the item's attachments exactly `wanted`: new ones are added, ones whose id is kept
+   * without content keep their stored file, and the rest are removed.
+   */
+  private async replaceAttachments(manager: EntityManager, itemId: string, wanted: CheckedAttachment[], now: number): Promise<KnowledgeAttachment[]> {
+    const existing = await manager.find(KnowledgeAttachment, { where: { itemId } });
+    const byId = new Map(existing.map((a) => [a.id, a]));
+    const result: KnowledgeAttachment[] = [];
+    for (const [ord, a] of wanted.entries()) {
+      const previous = a.id ? byId.get(a.id) : undefined;
+      if (a.content === undefined) {
+        if (!previous) throw KnowledgeError.invalid(`attachments[${ord}].content`, `"${a.name}" has no content`);
+        result.push({ ...previous, name: a.name, ord });
+        continue;
+      }
+      result.push(
+        manager.create(KnowledgeAttachment, {
+          id: previous ? previous.id : randomUUID(),
+          itemId,
+          name: a.name,
+          type: a.type,
+          size: a.size,
+          content: a.content,
+          uploadedAt: previous?.uploadedAt ?? a.uploadedAt ?? now,
+          ord,
+        }),
+      );
+    }
+    await manager.delete(KnowledgeAttachment, { itemId });
+    for (const row of result) await manager.insert(KnowledgeAttachment, row);
+    return result;
+  }
+
+  /** Replaces the item's chunks with a fresh chunking of its content and its text attachments. */
+  private async reindex(manager: EntityManager, item: KnowledgeItem, attachments: KnowledgeAttachment[] = []): Promise<void> {
     await manager.delete(KnowledgeChunk, { itemId: item.id });
-    const rows = chunkContent(item.content).map((chunk) => ({
+    const texts = [item.content, ...attachments.filter((a) => !a.type.startsWith('image/')).map((a) => a.content)];
+    const pieces = texts.flatMap((text, i) => (i > 0 && text.trim() === '' ? [] : chunkContent(text)).map((chunk) => chunk));
+    const rows = pieces.map((chunk, ord) => ({
       itemId: item.id,
-      ord: chunk.ord,
+      ord,
       vertical: item.vertical,
       title: item.title,
       text: chunk.text,
@@ -380,7 +477,7 @@ export class KnowledgeService {
   /** Checks and normalises the writable fields; throws KnowledgeError('validation_failed'). */
   private validate(input: KnowledgeItemInput): Pick<KnowledgeItem, 'title' | 'content' | 'category' | 'vertical' | 'tags'> {
     if (typeof input !== 'object' || input === null) throw KnowledgeError.invalid('body', 'A knowledge item is required');
-    const { titleChars, categoryChars, contentChars, tagChars, tags: maxTags } = KNOWLEDGE_LIMITS;
+    const { titleChars, categoryChars, contentBytes, tagChars, tags: maxTags } = KNOWLEDGE_LIMITS;
 
     if (typeof input.title !== 'string' || input.title.trim() === '') throw KnowledgeError.invalid('title', 'Title is required');
     const title = input.title.trim().replace(/\s+/g, ' ');
@@ -388,7 +485,7 @@ export class KnowledgeService {
 
     const content = input.content ?? '';
     if (typeof content !== 'string') throw KnowledgeError.invalid('content', 'Content must be text');
-    if (content.length > contentChars) throw KnowledgeError.invalid('content', `Content must be at most ${contentChars} characters`);
+    if (Buffer.byteLength(content, 'utf8') > contentBytes) throw KnowledgeError.tooLarge('content', 'Content must be at most 1 MB');
 
     const category = input.category ?? '';
     if (typeof category !== 'string') throw KnowledgeError.invalid('category', 'Category must be text');
@@ -417,4 +514,8 @@ export class KnowledgeService {
 
     return { title, content, category: category.trim(), vertical: input.vertical, tags };
   }
+}
+
+function viewOf(a: KnowledgeAttachment): KnowledgeAttachmentView {
+  return { id: a.id, name: a.name, type: a.type, size: a.size, content: a.content, uploadedAt: a.uploadedAt };
 }
