@@ -164,8 +164,9 @@ if (role === 'app') {
       firstFrameDelays: state.firstFrameDelays,
       retrieveMs: state.retrieveMs,
       uninstrumented: state.uninstrumented,
-      loopDelayP50Ms: loopDelay.count > 0 ? loopDelay.percentile(50) / 1e6 : NaN,
-      loopDelayP99Ms: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e6 : NaN,
+      // The monitor records whole timer intervals: subtract its 10 ms resolution to get the delay.
+      loopDelayP50Ms: loopDelay.count > 0 ? Math.max(0, loopDelay.percentile(50) / 1e6 - 10) : NaN,
+      loopDelayP99Ms: loopDelay.count > 0 ? Math.max(0, loopDelay.percentile(99) / 1e6 - 10) : NaN,
     };
     loopDelay.reset();
     state.firstFrameDelays = [];
@@ -268,15 +269,26 @@ interface CpuProfile {
 /** Self time by function and by area (src file, or npm package, or node internals). */
 function summariseProfile(profile: CpuProfile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  // Leave out the profiler's own start-up (the inspector call that started it) and its subtree.
+  const excluded = new Set<number>();
+  const exclude = (id: number): void => {
+    excluded.add(id);
+    for (const child of byId.get(id)?.children ?? []) exclude(child);
+  };
+  for (const n of profile.nodes) if (n.callFrame.url === 'node:inspector' && !excluded.has(n.id)) exclude(n.id);
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    if (!excluded.has(id)) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const root = process.cwd();
   const area = (url: string): string => {
     if (!url) return '(native / VM)';
     const file = url.replace(/^file:\/\//, '');
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
     if (pkg) return `npm:${pkg[1]}`;
-    if (file.startsWith('node:')) return 'node internals';
+    if (file.startsWith('node:internal/deps/undici')) return 'node: undici (fetch)';
+    if (file.startsWith('node:internal/webstreams')) return 'node: web streams';
+    if (file.startsWith('node:')) return 'node: other internals';
     if (file.startsWith(root)) return path.relative(root, file);
     return file;
   };

@@ -522,6 +522,7 @@ async function main(): Promise<void> {
   await runPhase(b, 'app-uncoalesced', CONCURRENCY, { measureCpu: false });
 
   const idleWindowMs = 500;
+  await sleep(1000);
   const [appIdle0, relayIdle0] = await Promise.all([app.cpuUs(), relay.cpuUs()]);
   await sleep(idleWindowMs);
   const [appIdle1, relayIdle1] = await Promise.all([app.cpuUs(), relay.cpuUs()]);
@@ -677,6 +678,9 @@ async function main(): Promise<void> {
     `- More server CPU per delivered token: app without coalescing ${fmt(uB.cpuUs / uB.tokens, 1)} µs (${DELAY_MS} ms/delta); at ${FAST_DELAY_MS} ms/delta app ${fmt(fa.cpuUs / fa.tokens, 1)}, app without coalescing ${fmt(fu.cpuUs / fu.tokens, 1)}, bare ws ${fmt(fr.cpuUs / fr.tokens, 1)} µs (${fmt(fa.cpuUs / fa.tokens / (fr.cpuUs / fr.tokens))}x).`,
     `- Streams completed: app ${sum(all.map((c) => c.ok.length))}, relay ${rB.ok.length + fr.ok.length}, direct ${d1.ok.length + dB.ok.length + dS.ok.length}; failed: app ${sum(all.map((c) => c.failed))}, relay ${rB.failed + fr.failed}, direct ${d1.failed + dB.failed + dS.failed}. Tokens delivered per stream: app ${fmt(aB.tokens / Math.max(1, aB.ok.length), 1)}, relay ${fmt(rB.tokens / Math.max(1, rB.ok.length), 1)}. Streams whose chat:done coalescedFrames differs from the frames received: ${sum(all.map((c) => c.reportedFramesMismatch))}. Usage events written: ${usageEvents.map((u) => `${u.status} ${u.n}`).join(', ')}.`,
   ];
+  if (loadBefore[0] >= os.cpus().length / 2) {
+    notes.push(`- WARNING: the machine was already busy when the run started (load ${loadBefore[0].toFixed(2)} on ${os.cpus().length} CPUs); CPU starvation inflates the concurrent TTFT figures most. Compare with a run on a quiet machine.`);
+  }
   if (sum(all.map((c) => c.uninstrumented)) > 0 || firstDelay.length === 0 || uB.frames < 0.95 * uB.mockTokens) {
     notes.push('- WARNING: the FrameCoalescer instrumentation did not take effect (its internals changed?); the first-frame delay and the one-frame-per-delta figures are not valid.');
   }

@@ -5,6 +5,7 @@ import { json, type NextFunction, type Request, type Response } from 'express';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AppModule } from './app.module';
+import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
 import { requestIdMiddleware } from './common/request-id';
 import type { AppConfig } from './config/app-config';
@@ -51,6 +52,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     bodyParser: false,
   });
   app.use(requestIdMiddleware);
+  // /api/knowledge, /api/config, /api/analytics need an admin session before anything else runs
+  // (no body parsing for strangers; unknown paths there answer 401 too).
+  app.use(app.get(AdminApiGate).handler);
   app.use('/api/knowledge', json({ limit: KNOWLEDGE_BODY_LIMIT }));
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.disable('x-powered-by');

@@ -1,11 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
-import { AgentRegistryService } from './agents/agent-registry.service';
-import { UsageRecorderService } from './analytics/usage-recorder.service';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AdminEventsModule } from './admin-events/admin-events.module';
+import { AgentsModule } from './agents/agents.module';
+import { AnalyticsModule } from './analytics/analytics.module';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
+import { ServerSecretModule } from './auth/server-secret';
 import { ChatGateway } from './chat/chat.gateway';
 import { ChatService } from './chat/chat.service';
 import { InteractController } from './chat/interact.controller';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -20,13 +25,24 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, JobsModule, KnowledgeModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        JobsModule,
+        ServerSecretModule,
+        RateLimitModule,
+        KnowledgeModule,
+        AuthModule,
+        AdminEventsModule,
+        AgentsModule,
+        AnalyticsModule,
+      ],
       controllers: [InteractController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        AgentRegistryService,
+        // Every route needs an admin session unless marked @Public() (src/auth/public.decorator.ts).
+        { provide: APP_GUARD, useExisting: AuthGuard },
         LlmService,
-        UsageRecorderService,
         ChatService,
         ChatGateway,
         HealthService,

@@ -29,4 +29,9 @@ process.on('unhandledRejection', (reason) => {
   new Logger('Process').error('Unhandled rejection', reason instanceof Error ? reason.stack : String(reason));
 });
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  // A start that fails (database unreachable, unreadable key file, port in use) must not leave a
+  // half-started process behind: say why and exit non-zero.
+  new Logger('Bootstrap').error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -31,7 +31,7 @@ async function startServerProcess(env: Record<string, string>): Promise<Server> 
   child.stderr!.on('data', (d) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60000);
     const onData = () => {
       const m = /listening on (http:\/\/localhost:\d+)/.exec(output);
       if (m) {

@@ -1,7 +1,7 @@
 import type { ProviderConnection } from '../llm/llm.types';
 import type { AgentVerticalId } from '../shared/catalog/verticals';
 
-/** A configured agent, as the chat pipeline sees it. */
+/** A configured agent, as the chat pipeline sees it (effective values, key decrypted). */
 export interface AgentDefinition {
   agentId: string;
   agentName: string;
@@ -14,4 +14,6 @@ export interface AgentDefinition {
   temperature: number;
   maxTokens: number;
   connection: ProviderConnection;
+  /** Set when the agent cannot be used as configured (e.g. its stored API key cannot be decrypted): the reason, for people. */
+  unavailable?: string;
 }

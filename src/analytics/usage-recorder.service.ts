@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { dialectOf } from '../database/data-source';
 import { queuedWrite } from '../database/write-queue';
 import { UsageEvent } from './usage-event.entity';
+import { newUsageEventId } from './usage-event-id';
 
 export type NewUsageEvent = Omit<UsageEvent, 'id'> & { id?: string };
 
@@ -11,9 +12,73 @@ export type NewUsageEvent = Omit<UsageEvent, 'id'> & { id?: string };
 const MAX_BUFFERED = 50_000;
 const BATCH_SIZE = 500;
 
+/** The columns of a usage event row with their Postgres types (for the unnest insert). */
+const INSERT_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'varchar'],
+  ['created_at', 'bigint'],
+  ['request_id', 'varchar'],
+  ['agent_id', 'varchar'],
+  ['vertical', 'varchar'],
+  ['provider', 'varchar'],
+  ['model', 'varchar'],
+  ['channel', 'varchar'],
+  ['status', 'varchar'],
+  ['error_code', 'varchar'],
+  ['error_message', 'varchar'],
+  ['prompt_tokens', 'bigint'],
+  ['completion_tokens', 'bigint'],
+  ['cost_usd', 'float8'],
+  ['latency_ms', 'bigint'],
+  ['ttft_ms', 'bigint'],
+  ['language', 'varchar'],
+];
+
+function rowOf(e: UsageEvent): unknown[] {
+  return [
+    e.id,
+    e.createdAt,
+    e.requestId,
+    e.agentId,
+    e.vertical,
+    e.provider,
+    e.model,
+    e.channel,
+    e.status,
+    e.errorCode ?? null,
+    e.errorMessage ?? null,
+    e.promptTokens,
+    e.completionTokens,
+    e.costUsd,
+    e.latencyMs,
+    e.ttftMs ?? null,
+    e.language ?? null,
+  ];
+}
+
+const COLUMN_LIST = INSERT_COLUMNS.map(([name]) => name).join(', ');
+
+/**
+ * One INSERT per batch with a fixed, short statement whatever the batch size: on SQLite the rows
+ * travel as one JSON parameter read by json_each; on Postgres as one array per column, unnested.
+ * (A VALUES list of 500 x 17 placeholders costs SQLite more to parse than to run.)
+ */
+function batchInsert(dialect: 'sqlite' | 'postgres', batch: UsageEvent[]): { sql: string; params: unknown[] } {
+  const rows = batch.map(rowOf);
+  if (dialect === 'sqlite') {
+    return {
+      sql: `INSERT INTO usage_events (${COLUMN_LIST}) SELECT ${INSERT_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?)`,
+      params: [JSON.stringify(rows)],
+    };
+  }
+  return {
+    sql: `INSERT INTO usage_events (${COLUMN_LIST}) SELECT * FROM unnest(${INSERT_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
+    params: INSERT_COLUMNS.map((_, i) => rows.map((row) => row[i])),
+  };
+}
+
 /**
  * Records one usage event per LLM call. Events are buffered and written in batches (one INSERT
- * per batch) at most every `usageFlushMs`, so the chat path never waits on the database. A failed
+ * per batch, with parameters) at most every `usageFlushMs`, so the chat path never waits on the database. A failed
  * write keeps the events for the next try; `flush()` at shutdown writes what is left.
  */
 @Injectable()
@@ -30,7 +95,7 @@ export class UsageRecorderService implements OnModuleDestroy {
   ) {}
 
   record(event: NewUsageEvent): void {
-    this.buffer.push({ ...event, id: event.id ?? randomUUID() } as UsageEvent);
+    this.buffer.push({ ...event, id: event.id ?? newUsageEventId() } as UsageEvent);
     if (this.buffer.length > MAX_BUFFERED) {
       const dropped = this.buffer.splice(0, this.buffer.length - MAX_BUFFERED);
       this.logger.error(`Dropped ${dropped.length} usage events: the database has been unavailable too long`);
@@ -75,7 +140,8 @@ export class UsageRecorderService implements OnModuleDestroy {
     while (this.buffer.length > 0) {
       const batch = this.buffer.slice(0, BATCH_SIZE);
       try {
-        await queuedWrite(this.dataSource, () => this.dataSource.createQueryBuilder().insert().into(UsageEvent).values(batch).execute());
+        const { sql, params } = batchInsert(dialectOf(this.dataSource), batch);
+        await queuedWrite(this.dataSource, () => this.dataSource.query(sql, params));
       } catch (error) {
         this.logger.warn(`Could not write ${batch.length} usage events; will retry: ${(error as Error).message}`);
         this.schedule();

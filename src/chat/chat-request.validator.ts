@@ -90,13 +90,33 @@ function readJurisdiction(body: Record<string, unknown>): ValidatedChatRequest['
   };
 }
 
-/** Vertical check, separate so callers can add their own enabled/disabled rules later. */
+/**
+ * Whether the global settings have a vertical switched on. The agents feature registers the check
+ * (AgentRegistryService, kept current on every server through config:changed); the latest
+ * registration wins, and without one every catalogue-enabled vertical is on.
+ */
+type VerticalSwitch = (id: EnabledVerticalId) => boolean;
+const verticalSwitches: VerticalSwitch[] = [];
+
+export function setVerticalSwitch(check: VerticalSwitch): () => void {
+  verticalSwitches.push(check);
+  return () => {
+    const index = verticalSwitches.lastIndexOf(check);
+    if (index >= 0) verticalSwitches.splice(index, 1);
+  };
+}
+
+/** Vertical check: known, enabled in the catalogue, and not switched off in the global settings. */
 function readVertical(body: Record<string, unknown>): EnabledVerticalId {
   const raw = body.vertical;
   if (typeof raw !== 'string' || raw.trim() === '') fail('"vertical" is required.');
   const vertical = getVertical(raw);
   if (!vertical) throw new AppError('unknown_vertical', `Unknown vertical: ${raw.slice(0, 40)}.`);
   if (!vertical.enabled) throw new AppError('vertical_disabled', `${vertical.name} is not available yet.`);
+  const switchedOn = verticalSwitches[verticalSwitches.length - 1];
+  if (switchedOn && !switchedOn(vertical.id as EnabledVerticalId)) {
+    throw new AppError('vertical_disabled', `${vertical.name} is not available right now.`);
+  }
   return vertical.id as EnabledVerticalId;
 }
 

@@ -25,7 +25,7 @@ const MAX_ACTIVE_PER_SOCKET = 4;
 
 function errorPayload(error: unknown): { code: string; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message };
-  return { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' };
+  return { code: 'internal_error', message: 'Something went wrong on our side' };
 }
 
 /**

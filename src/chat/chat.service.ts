@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentRegistryService } from '../agents/agent-registry.service';
 import type { AgentDefinition } from '../agents/agent.types';
+import { newUsageEventId } from '../analytics/usage-event-id';
 import { UsageRecorderService } from '../analytics/usage-recorder.service';
 import type { UsageChannel, UsageStatus } from '../analytics/usage-event.entity';
 import { AppError } from '../common/app-error';
@@ -74,7 +75,7 @@ export class ChatService implements BeforeApplicationShutdown {
 
   /** Refuses new chats once shutdown started. */
   assertAccepting(): void {
-    if (this.draining) throw new AppError('server_restarting', 'The server is restarting. Please try again in a moment.');
+    if (this.draining) throw new AppError('server_restarting', 'The server is restarting; it will be back in a moment');
   }
 
   async run(request: ValidatedChatRequest, options: ChatRunOptions): Promise<ReplyData> {
@@ -94,7 +95,7 @@ export class ChatService implements BeforeApplicationShutdown {
   private async execute(request: ValidatedChatRequest, options: ChatRunOptions, stopped: Promise<StopReason>): Promise<ReplyData> {
     const startedAt = Date.now();
     const started = performance.now();
-    const agent = this.agents.pick(request.vertical) ?? LOCAL_AGENT;
+    const agent = (await this.agents.pick(request.vertical)) ?? LOCAL_AGENT;
     const provider = this.llm.providerFor(agent.connection);
     const model = agent.model;
 
@@ -126,6 +127,7 @@ export class ChatService implements BeforeApplicationShutdown {
     let ttftMs: number | null = null;
     let usage: LlmUsage | undefined;
     try {
+      if (agent.unavailable) throw new AppError('provider_error', agent.unavailable);
       for await (const chunk of provider.stream(
         { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical } },
         upstream.signal,
@@ -166,6 +168,7 @@ export class ChatService implements BeforeApplicationShutdown {
       a2aCompliant: false,
       optimization: { cacheHit: false, passages: passages.length, coalescedFrames: coalescer.frames },
       sources: retrieval.sources,
+      replyId: event.id,
       usage: {
         promptTokens: event.promptTokens,
         completionTokens: event.completionTokens,
@@ -180,13 +183,13 @@ export class ChatService implements BeforeApplicationShutdown {
   private describeFailure(error: unknown, stopReason: StopReason | 'cancelled' | undefined): { status: UsageStatus; error: AppError } {
     if (stopReason === 'cancelled') return { status: 'cancelled', error: new AppError('cancelled', 'The request was cancelled.') };
     if (stopReason === 'shutdown') {
-      return { status: 'error', error: new AppError('server_restarting', 'The server is restarting. Please try again in a moment.') };
+      return { status: 'error', error: new AppError('server_restarting', 'The server is restarting; it will be back in a moment') };
     }
     if (stopReason === 'chat_timeout') {
-      return { status: 'error', error: new AppError('chat_timeout', 'The reply took too long. Please try again.') };
+      return { status: 'error', error: new AppError('chat_timeout', 'The reply took too long') };
     }
     if (stopReason === 'agent_timeout') {
-      return { status: 'error', error: new AppError('provider_timeout', 'The AI provider did not respond in time. Please try again.') };
+      return { status: 'error', error: new AppError('provider_timeout', 'The AI provider did not respond in time') };
     }
     if (error instanceof AppError) return { status: 'error', error };
     if (error instanceof LlmError) {
@@ -195,7 +198,7 @@ export class ChatService implements BeforeApplicationShutdown {
       return { status: error.kind === 'cancelled' ? 'cancelled' : 'error', error: new AppError(code, error.message) };
     }
     this.logger.error('Chat pipeline failed', error instanceof Error ? error.stack : String(error));
-    return { status: 'error', error: new AppError('provider_error', 'The assistant could not produce a reply. Please try again.') };
+    return { status: 'error', error: new AppError('provider_error', 'The assistant could not produce a reply') };
   }
 
   /**
@@ -219,6 +222,8 @@ export class ChatService implements BeforeApplicationShutdown {
     const promptTokens = usage?.promptTokens ?? (anyOutput ? countMessageTokens(messages) : 0);
     const completionTokens = usage?.completionTokens ?? (anyOutput ? countTokens(text) : 0);
     const event = {
+      // The usage event's id is also the reply's id (replyId), which reply feedback refers to.
+      id: newUsageEventId(),
       createdAt: startedAt,
       requestId: options.requestId,
       agentId: agent.agentId,
@@ -236,7 +241,8 @@ export class ChatService implements BeforeApplicationShutdown {
       ttftMs,
       language: request.language.code,
     };
-    this.usage.record(event);
+    // Global setting Enable Analytics: when off, no usage events are recorded.
+    if (this.agents.usageRecordingEnabled()) this.usage.record(event);
     return event;
   }
 

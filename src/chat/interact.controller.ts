@@ -1,5 +1,6 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { Public } from '../auth/public.decorator';
 import { AppError } from '../common/app-error';
 import { requestIdOf } from '../common/request-id';
 import type { ReplyData } from '../shared/contracts/chat';
@@ -24,6 +25,7 @@ function abortOnClose(req: Request, res: Response): AbortController {
  * POST /interact: the whole reply as JSON, or — with `Accept: text/event-stream` — the same
  * frames as the socket (`chat:delta`, then `chat:done` or `chat:error`) as server-sent events.
  */
+@Public()
 @Controller()
 export class InteractController {
   constructor(private readonly chat: ChatService) {}
@@ -65,7 +67,7 @@ export class InteractController {
       const payload =
         error instanceof AppError
           ? { code: error.code, message: error.message }
-          : { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' };
+          : { code: 'internal_error', message: 'Something went wrong on our side' };
       send('chat:error', { requestId, ...payload });
     }
     res.end();

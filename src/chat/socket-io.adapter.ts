@@ -29,7 +29,7 @@ export class AppSocketIoAdapter extends IoAdapter {
       pingTimeout: 20000,
     });
     if (this.config.redisUrl) {
-      const pub = new Redis(this.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
+      const pub = new Redis(this.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, disconnectTimeout: 500 });
       const sub = pub.duplicate();
       for (const client of [pub, sub]) client.on('error', (e) => this.logger.warn(`Redis adapter: ${e.message}`));
       this.clients.push(pub, sub);

@@ -84,6 +84,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
         message: describeLowLevel(lowLevel) ?? 'The request could not be processed.',
       };
     }
-    return { status: 500, code: 'internal_error', message: 'Something went wrong on our side. Please try again.' };
+    return { status: 500, code: 'internal_error', message: 'Something went wrong on our side' };
   }
 }

@@ -75,6 +75,57 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the admin and sign-in settings', () => {
+    const config = loadConfig({
+      ADMIN_EMAIL: '  Ada@Example.COM ',
+      ADMIN_PASSWORD: ' twelve chars ',
+      ADMIN_NAME: 'Ada Lovelace',
+      COOKIE_SECURE: 'true',
+      MAIL_FROM: 'Help Desk <help@example.com>',
+      OUTBOX_SWEEP_MS: '5000',
+      SIGN_IN_IP_LIMIT: '20',
+      ADMIN_SOCKET_CHECK_MS: '1000',
+    });
+    expect(config).toMatchObject({
+      adminEmail: 'ada@example.com',
+      adminPassword: ' twelve chars ', // spaces are part of a password
+      adminName: 'Ada Lovelace',
+      cookieSecure: true,
+      mailFrom: 'Help Desk <help@example.com>',
+      outboxSweepMs: 5000,
+      signInIpLimit: 20,
+      adminSocketCheckMs: 1000,
+    });
+  });
+
+  it('defaults: no admin from the environment, Secure cookie decided per request, sweeps every 30 s', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ adminEmail: undefined, adminPassword: undefined, adminName: undefined, cookieSecure: undefined, outboxSweepMs: 30000, signInIpLimit: 100 });
+    expect(loadConfig({ COOKIE_SECURE: 'false' }).cookieSecure).toBe(false);
+  });
+
+  it.each([
+    [{ ADMIN_EMAIL: 'not-an-email' }, /ADMIN_EMAIL is not an email address/],
+    [{ ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'x'.repeat(11) }, /ADMIN_PASSWORD must be at least 12 characters/],
+    [{ ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'x'.repeat(129) }, /ADMIN_PASSWORD must be at most 128 characters/],
+    [{ ADMIN_PASSWORD: 'long enough password' }, /ADMIN_PASSWORD is set but ADMIN_EMAIL is not/],
+    [{ ADMIN_NAME: 'Ada' }, /ADMIN_NAME is set but ADMIN_EMAIL is not/],
+    [{ COOKIE_SECURE: 'maybe' }, /COOKIE_SECURE must be true or false/],
+    [{ MAIL_FROM: 'nobody' }, /MAIL_FROM must be an address/],
+    [{ SIGN_IN_IP_LIMIT: '0' }, /SIGN_IN_IP_LIMIT must be a whole number/],
+  ])('stops on a bad sign-in setting %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never puts ADMIN_PASSWORD in an error message', () => {
+    expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'hunter2' })).toThrow(ConfigError);
+    try {
+      loadConfig({ ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'hunter2' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
   it('refuses an Azure key without its endpoint', () => {
     expect(() => loadConfig({ AZURE_OPENAI_API_KEY: 'k' })).toThrow(/AZURE_OPENAI_ENDPOINT/);
   });

@@ -43,6 +43,44 @@ export interface AppConfig {
   localResponderDelayMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   seedSampleKnowledge: boolean;
+  /** Admin created or updated at start (ADMIN_EMAIL, lower-cased); code login always, password login when adminPassword is set. */
+  adminEmail?: string;
+  adminPassword?: string;
+  adminName?: string;
+  /** Session cookie `Secure` flag: true/false force it; undefined sets it when the request came over HTTPS. */
+  cookieSecure?: boolean;
+  /** Sender of the app's mail (one-time codes). */
+  mailFrom: string;
+  /** How often each server re-enqueues outbox mail that is still pending (ms). */
+  outboxSweepMs: number;
+  /** Sign-in requests (check-methods, login-password, request-otp, verify-otp) one IP may make per 15 minutes. */
+  signInIpLimit: number;
+  /** How often the /admin socket namespace re-checks the sessions of its connected sockets (ms). */
+  adminSocketCheckMs: number;
+  /** Upper bound on one API key test (POST /api/config/test-api-key), in ms. */
+  apiKeyTestTimeoutMs: number;
+}
+
+/** Passwords: at least 12 and at most 128 characters, no composition rules. */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** Trimmed and lower-cased: admin emails are unique case-insensitively. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Deliberately loose (admin@localhost is valid): something@something, no spaces, at most 254 characters. */
+export function isValidEmail(email: string): boolean {
+  return email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email);
+}
+
+/** The password rule, or undefined when the password is acceptable. */
+export function passwordProblem(password: string): string | undefined {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters long`;
+  if (length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters long`;
+  return undefined;
 }
 
 export class ConfigError extends Error {
@@ -119,6 +157,25 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   if (appSecret !== undefined && appSecret.length < 32) {
     r.problems.push('APP_SECRET must be at least 32 characters long');
   }
+  const adminEmailRaw = r.str('ADMIN_EMAIL');
+  const adminEmail = adminEmailRaw === undefined ? undefined : normalizeEmail(adminEmailRaw);
+  if (adminEmail !== undefined && !isValidEmail(adminEmail)) {
+    r.problems.push(`ADMIN_EMAIL is not an email address (got "${adminEmailRaw}")`);
+  }
+  // The password is not trimmed: spaces are allowed characters. Never echoed in a message.
+  const adminPassword = env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD;
+  if (adminPassword !== undefined) {
+    const problem = passwordProblem(adminPassword);
+    if (problem) r.problems.push(`ADMIN_PASSWORD ${problem}`);
+    if (adminEmail === undefined) r.problems.push('ADMIN_PASSWORD is set but ADMIN_EMAIL is not');
+  }
+  const adminName = r.str('ADMIN_NAME');
+  if (adminName !== undefined && adminName.length > 100) r.problems.push('ADMIN_NAME must be at most 100 characters long');
+  if (adminName !== undefined && adminEmail === undefined) r.problems.push('ADMIN_NAME is set but ADMIN_EMAIL is not');
+  const cookieSecure = r.str('COOKIE_SECURE') === undefined ? undefined : r.bool('COOKIE_SECURE', false);
+  const mailFrom = r.str('MAIL_FROM') ?? 'Support Assistant <no-reply@localhost>';
+  const mailFromAddress = /<([^>]*)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom;
+  if (!isValidEmail(mailFromAddress)) r.problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
   const config: AppConfig = {
     port: r.int('PORT', 3000, 0, 65535),
     dataDir: path.resolve(r.str('DATA_DIR') ?? './data'),
@@ -148,6 +205,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     localResponderDelayMs: r.int('LOCAL_RESPONDER_DELAY_MS', 12, 0, 1000),
     logLevel,
     seedSampleKnowledge: r.bool('SEED_SAMPLE_KNOWLEDGE', true),
+    adminEmail,
+    adminPassword,
+    adminName,
+    cookieSecure,
+    mailFrom,
+    outboxSweepMs: r.int('OUTBOX_SWEEP_MS', 30000, 100, 3_600_000),
+    signInIpLimit: r.int('SIGN_IN_IP_LIMIT', 100, 1, 1_000_000),
+    adminSocketCheckMs: r.int('ADMIN_SOCKET_CHECK_MS', 60000, 100, 3_600_000),
+    apiKeyTestTimeoutMs: r.int('API_KEY_TEST_TIMEOUT_MS', 10000, 100, 120_000),
   };
   if (config.azureOpenaiApiKey && !config.azureOpenaiEndpoint) {
     r.problems.push('AZURE_OPENAI_API_KEY is set but AZURE_OPENAI_ENDPOINT is not');

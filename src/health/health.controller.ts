@@ -1,8 +1,10 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { Public } from '../auth/public.decorator';
 import { HealthService } from './health.service';
 
 /** GET /health (200 when the database answers, else 503) and GET /agents/health. */
+@Public()
 @Controller()
 export class HealthController {
   constructor(private readonly health: HealthService) {}

@@ -74,11 +74,11 @@ export class HealthService {
         [now - RECENT_WINDOW_MS, now - LAST_ACTIVE_WINDOW_MS],
       );
     const byAgent = new Map(rows.map((r) => [r.agent_id, r]));
-    const agents: AgentHealth[] = this.agents.list().map((agent) => {
+    const agents: AgentHealth[] = (await this.agents.list()).map((agent) => {
       const row = byAgent.get(agent.agentId);
       const recentRequests = Number(row?.recent ?? 0);
       const recentErrors = Number(row?.errors ?? 0);
-      const healthy = agent.enabled && (recentRequests === 0 || recentErrors / recentRequests < UNHEALTHY_ERROR_RATE);
+      const healthy = agent.enabled && !agent.unavailable && (recentRequests === 0 || recentErrors / recentRequests < UNHEALTHY_ERROR_RATE);
       return {
         id: agent.agentId,
         name: agent.agentName,

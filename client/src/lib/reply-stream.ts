@@ -1,36 +1,100 @@
-import type { ReplyData } from '@shared/contracts/chat';
+import type { ReplyData, ReplyOptimization, ReplySource } from '@shared/contracts/chat';
+import type { VerticalId } from '@shared/catalog/verticals';
+
+/** Product-spec section 8 (Chat): the texts a failed reply falls back to. */
+export const CHAT_ERROR_DEFAULTS = Object.freeze({
+  /** The request never reached the server, or the server refused it without a message. */
+  send: 'Failed to send message',
+  /** The request went out but no reply came back. */
+  response: 'Failed to get response',
+  /** Something failed without saying what. */
+  unknown: 'Unknown error',
+});
+
+/** The error code the server sends after a `chat:cancel`; a stop, never an error for the visitor. */
+export const CANCELLED_CODE = 'cancelled';
+
+/** What an agent reply carries besides its text (product-spec section 3, plus the cited sources). */
+export interface MessageMetadata {
+  /** The reply's executionTime, in ms. */
+  processingTime: number;
+  confidence: number;
+  vertical: VerticalId;
+  agentsInvolved: string[];
+  a2aCompliant: boolean;
+  optimization: ReplyOptimization;
+  /** Knowledge items the answer drew on, best first. */
+  sources: ReplySource[];
+}
 
 /** A chat message as the page shows it; an agent reply grows while its frames arrive. */
 export interface ChatMessage {
   id: string;
   type: 'user' | 'agent';
   content: string;
+  /** ISO timestamp. */
+  timestamp: string;
+  metadata?: MessageMetadata;
+  /** The reply is still arriving. */
   streaming?: boolean;
-  data?: ReplyData;
+  /** The visitor stopped the reply; `content` is what had arrived. */
+  stopped?: boolean;
+  /** The message is the apology for a failed reply. */
   error?: boolean;
 }
 
 export type StreamEvent =
   | { kind: 'delta'; requestId: string; text: string }
   | { kind: 'done'; requestId: string; data: ReplyData }
-  | { kind: 'error'; requestId: string; message: string };
+  | { kind: 'error'; requestId: string; message?: string; code?: string }
+  | { kind: 'stop'; requestId: string };
 
-/** Applies one streamed frame to the message list (pure, so it is easy to test). */
+/** 'I apologize, but I encountered an error: {message}. Please try again.' */
+export function apologyText(message: string | undefined): string {
+  // Server messages are sentences; drop their final full stop so the template's own reads cleanly.
+  const text = (message ?? '').trim().replace(/\.+$/, '') || CHAT_ERROR_DEFAULTS.unknown;
+  return `I apologize, but I encountered an error: ${text}. Please try again.`;
+}
+
+export function metadataFrom(data: ReplyData): MessageMetadata {
+  return {
+    processingTime: data.executionTime,
+    confidence: data.confidence,
+    vertical: data.vertical,
+    agentsInvolved: data.agentsInvolved,
+    a2aCompliant: data.a2aCompliant,
+    optimization: data.optimization,
+    sources: data.sources ?? [],
+  };
+}
+
+/**
+ * Applies one streamed frame to the message list (pure, so it is easy to test). Frames for a reply
+ * that is no longer streaming (stopped, finished, or from a conversation that was reset) are
+ * ignored, so the server's 'cancelled' error after a stop never replaces the partial text.
+ */
 export function applyStreamEvent(messages: ChatMessage[], event: StreamEvent): ChatMessage[] {
-  return messages.map((m) => {
-    if (m.id !== event.requestId) return m;
-    switch (event.kind) {
-      case 'delta':
-        return { ...m, content: m.content + event.text };
-      case 'done':
-        return { ...m, content: event.data.response, data: event.data, streaming: false };
-      case 'error':
-        return {
-          ...m,
-          content: `I apologize, but I encountered an error: ${event.message || 'Unknown error'}. Please try again.`,
-          streaming: false,
-          error: true,
-        };
+  const index = messages.findIndex((m) => m.id === event.requestId);
+  if (index < 0 || !messages[index].streaming) return messages;
+  const reply = messages[index];
+  const replaceWith = (...next: ChatMessage[]) => [...messages.slice(0, index), ...next, ...messages.slice(index + 1)];
+  switch (event.kind) {
+    case 'delta':
+      return replaceWith({ ...reply, content: reply.content + event.text });
+    case 'done':
+      return replaceWith({ ...reply, content: event.data.response, metadata: metadataFrom(event.data), streaming: false });
+    case 'stop':
+      return replaceWith({ ...reply, streaming: false, stopped: true });
+    case 'error': {
+      if (event.code === CANCELLED_CODE) return replaceWith({ ...reply, streaming: false, stopped: true });
+      const apology = apologyText(event.message);
+      // Nothing arrived yet: the placeholder becomes the apology. Otherwise keep what arrived and
+      // append the apology after it.
+      if (reply.content === '') return replaceWith({ ...reply, content: apology, streaming: false, error: true });
+      return replaceWith(
+        { ...reply, streaming: false },
+        { id: `${reply.id}-error`, type: 'agent', content: apology, timestamp: new Date().toISOString(), error: true },
+      );
     }
-  });
+  }
 }

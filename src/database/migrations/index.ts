@@ -1,10 +1,30 @@
 /** Migrations per dialect, in order. Each feature adds its pair (sqlite/ and postgres/). */
 import { CorePostgres1732190000000 } from './postgres/1732190000000-core';
 import { KnowledgePostgres1732190100000 } from './postgres/1732190100000-knowledge';
+import { AuthPostgres1732190200000 } from './postgres/1732190200000-auth';
 import { KnowledgeAttachmentsPostgres1732190300000 } from './postgres/1732190300000-knowledge-attachments';
+import { AgentsPostgres1732190400000 } from './postgres/1732190400000-agents';
+import { AnalyticsPostgres1732190500000 } from './postgres/1732190500000-analytics';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
+import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
 import { KnowledgeAttachmentsSqlite1732190300000 } from './sqlite/1732190300000-knowledge-attachments';
+import { AgentsSqlite1732190400000 } from './sqlite/1732190400000-agents';
+import { AnalyticsSqlite1732190500000 } from './sqlite/1732190500000-analytics';
 
-export const SQLITE_MIGRATIONS = [CoreSqlite1732190000000, KnowledgeSqlite1732190100000, KnowledgeAttachmentsSqlite1732190300000];
-export const POSTGRES_MIGRATIONS = [CorePostgres1732190000000, KnowledgePostgres1732190100000, KnowledgeAttachmentsPostgres1732190300000];
+export const SQLITE_MIGRATIONS = [
+  CoreSqlite1732190000000,
+  KnowledgeSqlite1732190100000,
+  AuthSqlite1732190200000,
+  KnowledgeAttachmentsSqlite1732190300000,
+  AgentsSqlite1732190400000,
+  AnalyticsSqlite1732190500000,
+];
+export const POSTGRES_MIGRATIONS = [
+  CorePostgres1732190000000,
+  KnowledgePostgres1732190100000,
+  AuthPostgres1732190200000,
+  KnowledgeAttachmentsPostgres1732190300000,
+  AgentsPostgres1732190400000,
+  AnalyticsPostgres1732190500000,
+];

@@ -150,7 +150,7 @@ describe.each(cases)('$name adapter', ({ name, model, connection, make }) => {
     const error = await failureOf(adapter().stream(requestFor(model), new AbortController().signal));
     expect(error.kind).toBe('rate_limited');
     expect(error.status).toBe(429);
-    expect(error.message).toBe('The AI provider is rate limiting requests; please try again shortly.');
+    expect(error.message).toBe('The AI provider is rate limiting requests right now');
     expect(mock.requests).toHaveLength(1); // no SDK retries
   });
 

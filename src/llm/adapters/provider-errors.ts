@@ -9,17 +9,17 @@ import * as OpenAI from 'openai';
 import { LlmError } from '../llm.types';
 
 export const LLM_ERROR_MESSAGES = {
-  rate_limited: 'The AI provider is rate limiting requests; please try again shortly.',
-  auth: 'The AI provider did not accept the credentials configured for this assistant; an administrator needs to check its API key.',
-  missingKey: 'No API key is configured for this AI provider; an administrator needs to add one.',
-  missingAddress: 'No address is configured for this AI provider; an administrator needs to add one.',
-  cancelled: 'The request was cancelled.',
-  timeout: 'The AI provider took too long to answer; please try again.',
-  unreachable: 'The AI provider could not be reached; please try again later.',
-  bad_response: 'The AI provider sent a reply that could not be read; please try again.',
-  interrupted: 'The connection to the AI provider was interrupted; please try again.',
-  streamError: 'The AI provider reported an error while answering; please try again.',
-  unknown: 'The AI provider could not complete the reply; please try again.',
+  rate_limited: 'The AI provider is rate limiting requests right now',
+  auth: 'The AI provider did not accept the credentials configured for this assistant; an administrator needs to check its API key',
+  missingKey: 'No API key is configured for this AI provider; an administrator needs to add one',
+  missingAddress: 'No address is configured for this AI provider; an administrator needs to add one',
+  cancelled: 'The request was cancelled',
+  timeout: 'The AI provider took too long to answer',
+  unreachable: 'The AI provider could not be reached',
+  bad_response: 'The AI provider sent a reply that could not be read',
+  interrupted: 'The connection to the AI provider was interrupted',
+  streamError: 'The AI provider reported an error while answering',
+  unknown: 'The AI provider could not complete the reply',
 } as const;
 
 /** The error to throw once `signal` has aborted: its reason when that is an LlmError, else cancelled/timeout. */
@@ -67,7 +67,7 @@ export function fromStatus(status: number): LlmError {
   if (status === 408 || status === 504) return new LlmError('timeout', LLM_ERROR_MESSAGES.timeout, status);
   return new LlmError(
     'upstream_error',
-    `The AI provider returned an error (HTTP ${status}); please try again later.`,
+    `The AI provider returned an error (HTTP ${status})`,
     status,
   );
 }

@@ -78,6 +78,11 @@ export interface ReplyData {
   a2aCompliant: boolean;
   optimization: ReplyOptimization;
   sources: ReplySource[];
+  /**
+   * The reply's id (its usage event's id): what POST /api/feedback rates. Always sent by the
+   * server; optional so replies built elsewhere (tests, older servers) stay valid.
+   */
+  replyId?: string;
   usage: ReplyUsage;
 }
 

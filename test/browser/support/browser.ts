@@ -30,10 +30,14 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Saves a screenshot under test-artifacts/ (kept by CI as an artifact; look at them). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a screenshot under test-artifacts/ (kept by CI as an artifact; look at them). The whole
+ * page by default; `fullPage: false` keeps to the viewport, which is what a visitor sees behind
+ * a fixed overlay such as a modal.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? true });
   return file;
 }

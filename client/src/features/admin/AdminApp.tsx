@@ -1,4 +1,20 @@
-/** Placeholder until the sign-in issue lands: the authentication gate and console go here. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AuthProvider, createAdminQueryClient } from '../auth/AuthProvider';
+import { AuthGate } from '../auth/components/AuthGate';
+import { AdminConsole } from './components/AdminConsole';
+import './admin.css';
+
+/** "/admin": the session (AuthProvider), the authentication gate, and the console behind it. */
 export default function AdminApp() {
-  return <p>Checking authentication...</p>;
+  const [queryClient] = useState(createAdminQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <AuthGate>
+          <AdminConsole />
+        </AuthGate>
+      </AuthProvider>
+    </QueryClientProvider>
+  );
 }

@@ -1,114 +1,187 @@
-import { useEffect, useRef, useState } from 'react';
-import { io, Socket } from 'socket.io-client';
-import { LANGUAGES } from '@shared/catalog/languages';
-import { getVertical, VERTICALS } from '@shared/catalog/verticals';
-import type { ClientToServerEvents, ServerToClientEvents } from '@shared/contracts/socket';
-import { applyStreamEvent, ChatMessage } from '../../lib/reply-stream';
+import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { WifiOff } from 'lucide-react';
+import { getJurisdiction } from '@shared/catalog/jurisdictions';
+import { DEFAULT_LANGUAGE, getLanguageByCode, type Language } from '@shared/catalog/languages';
+import { getVertical, VERTICALS, type Vertical, type VerticalId } from '@shared/catalog/verticals';
+import type { ChatMessage } from '../../lib/reply-stream';
+import type { ChatConnectionOptions } from './api/chat-connection';
+import { jurisdictionPlace, type JurisdictionChoice } from './api/chat-payload';
+import { ChatFooter } from './components/ChatFooter';
+import { ChatHeader } from './components/ChatHeader';
+import { Composer } from './components/Composer';
+import { JurisdictionBar, LegalNotice } from './components/JurisdictionBar';
+import { JurisdictionModal } from './components/JurisdictionModal';
+import { LanguageSelect } from './components/LanguageSelect';
+import { MessageList } from './components/MessageList';
+import { VerticalIcon } from './components/VerticalIcon';
+import { VerticalTabs } from './components/VerticalTabs';
+import { useChatConnection } from './hooks/useChatConnection';
+import { useConversation } from './hooks/useConversation';
+import { usePublicSettings } from './hooks/usePublicSettings';
+import { useSpeechRecognition } from './hooks/useSpeechRecognition';
+import { CHAT, LEGAL } from './strings';
+import './chat.css';
 
-/**
- * A minimal chat page: pick a vertical, ask, watch the reply stream in with its sources.
- * The full chat page (jurisdictions, voice, offline banner) replaces this in its own issue.
- */
-function welcome(verticalId: string): ChatMessage[] {
-  return [{ id: `welcome-${verticalId}`, type: 'agent', content: getVertical(verticalId)?.welcomeMessage ?? '' }];
+const PANEL_ID = 'chat-panel';
+const FIRST_VERTICAL: VerticalId = 'customer-service';
+
+function verticalOf(id: VerticalId): Vertical {
+  return getVertical(id) as Vertical;
 }
 
-export default function ChatPage() {
-  const socketRef = useRef<Socket<ServerToClientEvents, ClientToServerEvents> | null>(null);
-  const [online, setOnline] = useState(false);
-  const [vertical, setVertical] = useState('customer-service');
-  const [language, setLanguage] = useState('English');
-  const [messages, setMessages] = useState<ChatMessage[]>(() => welcome('customer-service'));
+function welcomeOf(id: VerticalId): ChatMessage[] {
+  return [{ id: `welcome-${id}`, type: 'agent', content: verticalOf(id).welcomeMessage, timestamp: new Date().toISOString() }];
+}
+
+function jurisdictionWelcome(choice: JurisdictionChoice): ChatMessage {
+  const jurisdiction = getJurisdiction(choice.code)!;
+  const place = jurisdictionPlace(jurisdiction, choice.subRegion);
+  return {
+    id: `jurisdiction-${Date.now().toString(36)}-${choice.code}`,
+    type: 'agent',
+    content: LEGAL.welcome(place, jurisdiction.legalSystem),
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/** Final voice text joins what is already typed with a space. */
+export function appendSpoken(current: string, spoken: string): string {
+  return current.trim() === '' ? spoken : `${current.replace(/\s+$/, '')} ${spoken}`;
+}
+
+export interface ChatPageProps extends ChatConnectionOptions {
+  /** Client-side reply time-out (ms); 130000 by default. */
+  requestTimeoutMs?: number;
+}
+
+/** The public chat page ("/"): product-spec section 2, "Main chat screen". */
+export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: ChatPageProps) {
+  const { connection, status } = useChatConnection(connectionOptions);
+  const [verticalId, setVerticalId] = useState<VerticalId>(FIRST_VERTICAL);
+  const [language, setLanguage] = useState<Language>(DEFAULT_LANGUAGE);
+  const [jurisdiction, setJurisdiction] = useState<JurisdictionChoice | null>(null);
+  const [modalOpen, setModalOpen] = useState(false);
   const [input, setInput] = useState('');
-  const listRef = useRef<HTMLDivElement>(null);
-  const pending = messages.some((m) => m.streaming);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const settings = usePublicSettings(connectionOptions.fetch);
+  const languageTouched = useRef(false);
+  // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
+  const isEnabled = (id: VerticalId) => Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false;
+  const conversation = useConversation({ connection, timeoutMs: requestTimeoutMs, initial: () => welcomeOf(FIRST_VERTICAL) });
+  const voice = useSpeechRecognition({
+    locale: language.speechLocale,
+    onFinal: (text) => setInput((current) => appendSpoken(current, text)),
+  });
+  const vertical = verticalOf(verticalId);
+  const online = status === 'online';
 
   useEffect(() => {
-    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({ transports: ['websocket', 'polling'] });
-    socketRef.current = socket;
-    socket.on('connect', () => setOnline(true));
-    socket.on('disconnect', () => setOnline(false));
-    socket.on('health', (h) => setOnline(h.status === 'healthy'));
-    socket.on('chat:delta', (p) => setMessages((m) => applyStreamEvent(m, { kind: 'delta', ...p })));
-    socket.on('chat:done', (p) => setMessages((m) => applyStreamEvent(m, { kind: 'done', ...p })));
-    socket.on('chat:error', (p) => setMessages((m) => applyStreamEvent(m, { kind: 'error', ...p })));
-    return () => {
-      socket.close();
-    };
-  }, []);
+    if (!settings) return;
+    const initial = getLanguageByCode(settings.defaultLanguage);
+    if (initial && !languageTouched.current) setLanguage(initial);
+    if (!isEnabled(verticalId)) {
+      const first = VERTICALS.find((v) => isEnabled(v.id));
+      if (first) {
+        setVerticalId(first.id);
+        conversation.reset(welcomeOf(first.id));
+      }
+    }
+    // Runs when the settings arrive; the vertical check uses the state of that moment.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settings]);
 
-  useEffect(() => {
-    listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
-  }, [messages]);
+  const focusInput = () => requestAnimationFrame(() => inputRef.current?.focus());
+
+  const selectVertical = (id: VerticalId) => {
+    if (id === verticalId || !isEnabled(id)) return;
+    const next = verticalOf(id);
+    setVerticalId(id);
+    conversation.reset(welcomeOf(id));
+    if (next.requiresJurisdiction && !jurisdiction) setModalOpen(true);
+  };
+
+  const chooseJurisdiction = (choice: JurisdictionChoice) => {
+    setJurisdiction(choice);
+    setModalOpen(false);
+    conversation.append(jurisdictionWelcome(choice));
+  };
 
   const send = () => {
     const query = input.trim();
-    if (!query || pending || !online || vertical === 'legal') return;
-    const requestId = crypto.randomUUID();
-    const history = messages.filter((m) => !m.id.startsWith('welcome-')).map((m) => ({ type: m.type, content: m.content }));
-    setMessages((m) => [...m, { id: `${requestId}-q`, type: 'user', content: query }, { id: requestId, type: 'agent', content: '', streaming: true }]);
-    setInput('');
-    socketRef.current?.emit(
-      'chat:send',
-      { requestId, query, vertical, userId: 'demo-user', conversationHistory: history, preferredLanguage: language, context: { preferredLanguage: language, skipTranslation: language === 'English' } },
-      (ack) => {
-        if (!ack.accepted) setMessages((m) => applyStreamEvent(m, { kind: 'error', requestId, message: ack.error.message }));
-      },
-    );
+    if (query === '' || conversation.pending || !online || voice.listening) return;
+    if (vertical.requiresJurisdiction && !jurisdiction) {
+      setModalOpen(true);
+      return;
+    }
+    if (conversation.send(query, { vertical: verticalId, language, jurisdiction })) {
+      setInput('');
+      focusInput();
+    }
   };
 
+  const stop = useCallback(() => {
+    conversation.stop();
+    focusInput();
+  }, [conversation]);
+
   return (
-    <main className="page">
-      <header className="banner">
-        <h1>Support Assistant</h1>
-        <p>From questions to solutions, a fast lane for support.</p>
-      </header>
-      <section className="panel">
-        <div className="toolbar">
-          <label>
-            Service{' '}
-            <select value={vertical} onChange={(e) => { setVertical(e.target.value); setMessages(welcome(e.target.value)); }}>
-              {VERTICALS.filter((v) => v.enabled && !v.requiresJurisdiction).map((v) => (
-                <option key={v.id} value={v.id}>{v.name}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Language{' '}
-            <select value={language} onChange={(e) => setLanguage(e.target.value)}>
-              {LANGUAGES.map((l) => (
-                <option key={l.code} value={l.name}>{l.name}</option>
-              ))}
-            </select>
-          </label>
-          <span className={online ? 'status online' : 'status offline'}>{online ? 'Connected' : 'System offline. Please check connection.'}</span>
-        </div>
-        <div className="messages" ref={listRef} aria-live="polite">
-          {messages.map((m) => (
-            <div key={m.id} className={`message ${m.type}${m.error ? ' error' : ''}`}>
-              <div className="bubble">{m.content || (m.streaming ? 'Processing with Core Intelligence...' : '')}</div>
-              {m.data && m.data.sources.length > 0 && (
-                <div className="meta">Sources: {m.data.sources.map((s) => s.title).join(' · ')} — {m.data.executionTime} ms</div>
-              )}
+    <div className="chat-page">
+      <ChatHeader status={status} />
+      <main className="chat-main">
+        <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} />
+        {vertical.requiresJurisdiction && <LegalNotice choice={jurisdiction} />}
+        <section
+          id={PANEL_ID}
+          className="chat-panel"
+          role="tabpanel"
+          aria-labelledby={`tab-${verticalId}`}
+          style={{ '--accent': vertical.color } as CSSProperties}
+        >
+          <div className="panel-head">
+            <div className="panel-title">
+              <span className="panel-icon">
+                <VerticalIcon name={vertical.icon} size={22} />
+              </span>
+              <div>
+                <h2>{vertical.name}</h2>
+                <p>{vertical.description}</p>
+              </div>
             </div>
-          ))}
-        </div>
-        <form className="composer" onSubmit={(e) => { e.preventDefault(); send(); }}>
-          <label htmlFor="question" className="sr-only">Your question</label>
-          <textarea
-            id="question"
+            <LanguageSelect
+              value={language}
+              onChange={(next) => {
+                languageTouched.current = true;
+                setLanguage(next);
+              }}
+            />
+          </div>
+          {vertical.requiresJurisdiction && <JurisdictionBar choice={jurisdiction} onOpen={() => setModalOpen(true)} />}
+          {status === 'offline' && <OfflineBanner />}
+          <MessageList messages={conversation.messages} busy={conversation.pending} />
+          <Composer
+            ref={inputRef}
             value={input}
-            disabled={!online}
-            placeholder={online ? 'Type your question...' : 'System offline...'}
-            onChange={(e) => setInput(e.target.value)}
-            onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); } }}
+            onChange={setInput}
+            onSend={send}
+            onStop={stop}
+            status={status}
+            pending={conversation.pending}
+            voice={voice}
+            languageName={language.name}
           />
-          <button type="submit" disabled={!online || pending || !input.trim()}>Send</button>
-        </form>
-      </section>
-      <footer className="footer">
-        <span>© {new Date().getFullYear()} Support Assistant</span> · <span>Available 24/7</span> · <a href="/admin">Admin Dashboard</a>
-      </footer>
-    </main>
+        </section>
+      </main>
+      <ChatFooter />
+      <JurisdictionModal open={modalOpen} current={jurisdiction} onClose={() => setModalOpen(false)} onSelect={chooseJurisdiction} />
+    </div>
+  );
+}
+
+function OfflineBanner() {
+  return (
+    <div className="offline-banner" role="alert">
+      <WifiOff aria-hidden="true" size={18} />
+      {CHAT.offlineBanner}
+    </div>
   );
 }

@@ -1,0 +1,1095 @@
+/**
+ * Knowledge search benchmark: the full-text index against a LIKE scan of the same chunks.
+ *
+ *   npx ts-node --transpile-only bench/knowledge.ts      (also part of `npm run bench`)
+ *
+ * Builds a knowledge base of BENCH_KB_CHUNKS (100,000) chunks of synthetic but varied English
+ * support text: a vocabulary of ~5,300 content words (real English and support words, their
+ * inflections, and product-like names in the tail) drawn with a Zipf-Mandelbrot distribution,
+ * mixed with function words, domain phrases per vertical and rare order/error codes ("sku10037").
+ * The corpus is seeded, so every run and both dialects get the same text. It is loaded on SQLite in a temporary DATA_DIR and, when DATABASE_URL is set,
+ * on Postgres in a schema of its own (dropped afterwards), both through openDataSource (so the
+ * real migrations: FTS5 table + triggers, tsv/doc_len generated columns + GIN).
+ *
+ * Loading (BENCH_KB_LOAD): `service` (default) goes through KnowledgeService.createMany in
+ * batches, exactly like the admin API; `direct` chunks with the app's chunker and writes items and
+ * chunks with multi-row INSERTs in transactions, letting the FTS5 triggers / generated columns
+ * index them (faster, same rows). The report states which one ran.
+ *
+ * Then, per dialect, one run measures side by side:
+ *  - KnowledgeService.search(q, { limit: 10 }) and KnowledgeService.retrieve(q) over BENCH_KB_QUERIES
+ *    (200) queries of 2-5 content words (common, mid-frequency and rare words, codes, domain
+ *    phrases, and some with a misspelt word), after BENCH_KB_WARMUP (10) unmeasured searches; when
+ *    the pass exceeds BENCH_KB_SEARCH_BUDGET_S (150 s) the remaining queries are skipped (reported);
+ *  - a LIKE scan of the same table for an evenly spaced subset of BENCH_KB_LIKE_QUERIES (50) of
+ *    the measured queries (budget BENCH_KB_LIKE_BUDGET_S, 120 s):
+ *    `WHERE (title LIKE '%w1%' OR text LIKE '%w1%') OR ... LIMIT 10` over the same content terms
+ *    the index gets (extractQueryTerms), ILIKE on Postgres (the index is case-insensitive, LIKE
+ *    there is not; case-sensitive LIKE is shown as well). Same candidates (any term, title or
+ *    text), no ranking, and it may stop at the first 10 rows it finds, so the comparison favours
+ *    LIKE.
+ *    The speed-up compares LIKE with search() on exactly those queries;
+ *  - index size against raw text size (SQLite: dbstat over the FTS5 shadow tables; Postgres:
+ *    pg_relation_size of the GIN index and the stored size of the tsv column).
+ * Finally the slowest search queries are traced: every SQL statement the search path issues,
+ * timed on its own, with its plan (EXPLAIN QUERY PLAN / EXPLAIN ANALYZE).
+ *
+ * Goals (printed next to the figures, reported, not asserted): search p95 <= 10 ms and at least
+ * 100x faster than the LIKE scan. Progress goes to stderr, the report (Markdown) to stdout.
+ *
+ * Knobs: BENCH_KB_CHUNKS, BENCH_KB_QUERIES, BENCH_KB_LIKE_QUERIES, BENCH_KB_LOAD=service|direct,
+ * BENCH_KB_WARMUP, BENCH_KB_SEARCH_BUDGET_S, BENCH_KB_LIKE_BUDGET_S, BENCH_KB_SLOWEST (queries
+ * traced, default 3), DATABASE_URL (adds the Postgres run).
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/app-config';
+import { dialectOf, Dialect, dropPostgresSchema, openDataSource } from '../src/database/data-source';
+import { chunkContent } from '../src/knowledge/chunker';
+import { KnowledgeAttachment } from '../src/knowledge/knowledge-attachment.entity';
+import { KnowledgeItemInput, KnowledgeService } from '../src/knowledge/knowledge.service';
+import { extractQueryTerms, isStopWord } from '../src/knowledge/query-terms';
+
+// ------------------------------------------------------------------------------------------------
+// Settings
+
+function intFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
+}
+
+const TARGET_CHUNKS = intFromEnv('BENCH_KB_CHUNKS', 100_000, 100, 2_000_000);
+const QUERY_COUNT = intFromEnv('BENCH_KB_QUERIES', 200, 10, 5000);
+const LIKE_QUERY_COUNT = Math.min(QUERY_COUNT, intFromEnv('BENCH_KB_LIKE_QUERIES', 50, 2, 5000));
+const SLOWEST_TRACED = intFromEnv('BENCH_KB_SLOWEST', 3, 0, 20);
+/** Unmeasured search() calls before measuring (page cache, statement preparation). */
+const WARMUP_QUERIES = intFromEnv('BENCH_KB_WARMUP', 10, 0, 5000);
+/** Seconds per dialect for the search()/retrieve() pass; queries left when it runs out are skipped. */
+const SEARCH_BUDGET_S = intFromEnv('BENCH_KB_SEARCH_BUDGET_S', 150, 5, 3600);
+/** Seconds per dialect for the LIKE pass. */
+const LIKE_BUDGET_S = intFromEnv('BENCH_KB_LIKE_BUDGET_S', 120, 5, 3600);
+const LOAD_MODE: 'service' | 'direct' = process.env.BENCH_KB_LOAD === 'direct' ? 'direct' : 'service';
+/** Items per createMany call (one transaction each). */
+const SERVICE_BATCH_ITEMS = 200;
+/** Items per transaction in direct mode. */
+const DIRECT_BATCH_ITEMS = 500;
+const SEED = 20241121;
+const GOAL_P95_MS = 10;
+const GOAL_SPEEDUP = 100;
+const VERTICALS = ['customer-service', 'hr', 'legal', 'sales'] as const;
+type BenchVertical = (typeof VERTICALS)[number];
+
+function progress(message: string): void {
+  process.stderr.write(`[bench:knowledge] ${message}\n`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Seeded randomness
+
+/** mulberry32: small, fast, good enough for a corpus. */
+function rngFrom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function intBetween(rng: () => number, min: number, max: number): number {
+  return min + Math.floor(rng() * (max - min + 1));
+}
+
+function pick<T>(rng: () => number, list: readonly T[]): T {
+  return list[Math.floor(rng() * list.length)];
+}
+
+/**
+ * Draws ranks 0..n-1 with probability proportional to 1 / (rank + 1 + offset)^s (Zipf-Mandelbrot:
+ * the offset stands for the function words ahead of the content words in a whole-text ranking).
+ */
+class Zipf {
+  private readonly cumulative: Float64Array;
+  constructor(n: number, s: number, offset = 0) {
+    this.cumulative = new Float64Array(n);
+    let sum = 0;
+    for (let r = 0; r < n; r++) {
+      sum += 1 / Math.pow(r + 1 + offset, s);
+      this.cumulative[r] = sum;
+    }
+    for (let r = 0; r < n; r++) this.cumulative[r] /= sum;
+  }
+  draw(rng: () => number): number {
+    const u = rng();
+    let lo = 0;
+    let hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.cumulative[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Vocabulary
+
+/** Function words, most frequent first (the stop words a real text is full of). */
+const FUNCTION_WORDS = `the to and a of you your is in for it on with that this be can will if or are we our by as at
+  from an not have has after before when do may all any then so into which there also each more only than
+  its their they was been these those what how out up about other some such no over most should would
+  them us he she his her who where while both few again once here just because through during until`
+  .split(/\s+/)
+  .filter(Boolean);
+
+/** Real English words of support articles; shuffled (seeded) into the frequent ranks. */
+const BASE_WORDS = `
+  account order refund payment card password email address delivery shipping package parcel return
+  exchange item product price cost fee charge discount coupon voucher code subscription plan membership
+  invoice receipt tax billing balance credit debit bank transfer wallet checkout cart basket store shop
+  branch customer client service support team agent ticket request issue problem error message screen
+  page link button setting option profile username login sign device phone mobile app browser website
+  update version install download upload file document form field name number date time day week month
+  year hour minute deadline schedule appointment booking reservation cancel cancellation change modify
+  edit confirm confirmation verify verification identity security privacy data information record report
+  history status tracking track courier carrier warehouse stock inventory supply size colour color model
+  brand warranty guarantee repair replacement damage damaged broken faulty defect missing late delay
+  delayed lost stolen wrong incorrect duplicate fraud dispute chargeback claim compensation credit loyalty
+  points reward gift voucher promotion offer sale deal bundle upgrade downgrade renewal renew expire
+  expiry trial free premium standard basic business personal family student senior international
+  domestic local region country currency language translation access permission role admin owner member
+  user guest visitor contact call chat callback hotline hours holiday weekend evening morning
+  employee employer manager supervisor colleague staff worker contractor intern candidate applicant
+  recruiter interview offer contract probation notice resignation termination dismissal redundancy
+  severance salary wage pay payroll payslip bonus commission overtime allowance expense expenses mileage
+  travel accommodation relocation pension retirement insurance health dental vision medical sick sickness
+  leave absence vacation maternity paternity parental adoption bereavement jury training course
+  certificate qualification appraisal review evaluation feedback objective goal performance promotion
+  grievance complaint harassment bullying discrimination misconduct investigation disciplinary hearing
+  appeal policy procedure handbook guideline rule regulation compliance audit safety hazard incident
+  accident injury equipment laptop badge desk office remote hybrid shift rota timesheet attendance
+  onboarding offboarding benefits perk wellbeing counselling childcare flexible part full entitlement
+  lawyer attorney solicitor court judge tribunal claim lawsuit litigation settlement mediation arbitration
+  tenant landlord lease tenancy rent deposit eviction repair notice agreement clause liability negligence
+  damages breach consent signature witness evidence statute limitation jurisdiction county state federal
+  consumer rights warranty copyright trademark patent license licence will probate estate inheritance
+  divorce custody separation marriage visa immigration residency citizenship employment discrimination
+  defamation privacy protection regulation filing fees hearing summons subpoena verdict penalty fine
+  lead prospect pipeline forecast quota territory account opportunity proposal quote quotation demo
+  trial pilot onboarding renewal upsell churn retention pricing tier seat license enterprise startup
+  partner reseller distributor channel campaign webinar newsletter outreach followup objection budget
+  stakeholder decision buyer champion procurement legal security questionnaire integration api
+  implementation rollout adoption usage metric dashboard analytics crm calendar meeting presentation
+  competitor comparison value return investment savings efficiency revenue margin target commission
+  negotiate negotiation contract signature approval discount term payment net invoice purchase
+  battery charger cable adapter screen keyboard mouse printer router modem speaker headphones camera
+  lens watch strap bag shoe jacket shirt dress trousers sofa table chair mattress fridge oven kettle
+  blender vacuum filter cartridge bulb lamp tyre bicycle helmet toy puzzle book ticket voucher gift
+  cream bottle jar box lid seal label barcode serial manual instruction assembly screw part spare
+  fragile heavy bulky oversized perishable frozen fresh organic allergy ingredient recipe
+  quickly easily securely automatically manually immediately usually normally typically recently
+  online offline available unavailable eligible ineligible valid invalid active inactive pending
+  approved rejected declined refunded shipped delivered dispatched returned processed completed
+  cancelled expired suspended locked unlocked blocked verified unverified registered unregistered
+  new old original current previous next first last final additional extra minimum maximum total
+  partial monthly annual weekly daily quarterly yearly early standard express priority urgent
+  receive send submit apply choose select enter provide attach include require allow prevent
+  contact reach check review manage open close start stop reset restore recover remove delete
+  create add save keep pay charge bill refund replace repair collect drop pick ship deliver return
+  print scan sign share export import sync connect disconnect enable disable activate deactivate
+  report escalate resolve respond reply forward transfer assign approve decline reject accept
+  calculate estimate compare measure notify remind inform explain describe understand learn find
+  search browse filter sort view display show hide log track monitor protect store retain archive
+  `
+  .split(/\s+/)
+  .filter(Boolean);
+
+/** Suffixes that make inflections and derivations of base words (the stemmer folds most of them). */
+const SUFFIXES = ['s', 'ed', 'ing', 'er', 'ers', 'ment', 'able', 'ly', 'ation', 'ness'];
+
+/** Syllables of product, plan and place names for the rare tail ("zentrix", "calloway"). */
+const SYLLABLES = `ka lo ri zen tro vex mar ten sol dra qui bel nor fin lux cor tal mo vin ash rel pra
+  dex zo lu mi ta ver san kel bor nix gal hom pel tur wen yar cas dor fel gar hel jor lin mer nel ost
+  pax rus sev tor ul var wil xan yor zel bri cla dro fra gre pla sta tre vor`
+  .split(/\s+/)
+  .filter(Boolean);
+
+/** Multi-word phrases an article of each vertical tends to use. */
+const DOMAIN_PHRASES: Record<BenchVertical, string[]> = {
+  'customer-service': [
+    'refund policy', 'return label', 'order number', 'tracking number', 'delivery address', 'reset your password',
+    'two factor authentication', 'payment method', 'credit card', 'gift card balance', 'out of stock',
+    'estimated delivery date', 'proof of purchase', 'original packaging', 'store credit', 'price match',
+    'click and collect', 'express shipping', 'customs duties', 'account settings', 'order history',
+    'damaged in transit', 'missing item', 'cancel your subscription', 'loyalty points',
+  ],
+  hr: [
+    'annual leave', 'sick leave', 'parental leave', 'notice period', 'probation period', 'performance review',
+    'expense claim', 'travel policy', 'pension scheme', 'health insurance', 'flexible working', 'remote work',
+    'employee handbook', 'line manager', 'payroll cut off', 'overtime rate', 'training budget',
+    'grievance procedure', 'disciplinary hearing', 'return to work', 'jury service', 'bank holiday',
+  ],
+  legal: [
+    'security deposit', 'notice to quit', 'small claims court', 'statute of limitations', 'breach of contract',
+    'terms and conditions', 'consumer rights', 'data protection', 'power of attorney', 'last will',
+    'legal aid', 'cooling off period', 'unfair dismissal', 'personal injury', 'landlord repairs',
+    'rent increase', 'eviction notice', 'mediation service', 'filing deadline', 'written agreement',
+  ],
+  sales: [
+    'discovery call', 'pricing page', 'annual contract', 'volume discount', 'free trial', 'proof of concept',
+    'security questionnaire', 'decision maker', 'renewal date', 'seat licence', 'enterprise plan',
+    'case study', 'return on investment', 'sales pipeline', 'quarterly target', 'purchase order',
+    'service level agreement', 'onboarding plan', 'competitor comparison', 'budget approval',
+  ],
+};
+
+interface Vocabulary {
+  /** Content words, most frequent first. */
+  words: string[];
+  zipf: Zipf;
+  functionZipf: Zipf;
+}
+
+function buildVocabulary(): Vocabulary {
+  const rng = rngFrom(SEED);
+  const seen = new Set<string>();
+  const keep = (word: string): boolean => {
+    if (word.length < 2 || seen.has(word) || isStopWord(word)) return false;
+    seen.add(word);
+    return true;
+  };
+  const common = BASE_WORDS.filter(keep);
+  // Inflections: a share of the base words with one or two suffixes each.
+  const inflected: string[] = [];
+  for (const base of common) {
+    const n = intBetween(rng, 0, 2);
+    for (let i = 0; i < n; i++) {
+      const suffix = pick(rng, SUFFIXES);
+      const stem = base.endsWith('e') && /^[aeio]/.test(suffix) ? base.slice(0, -1) : base;
+      const word = stem + suffix;
+      if (keep(word)) inflected.push(word);
+    }
+  }
+  // Names: 2-3 syllables, occasionally with a model number.
+  const names: string[] = [];
+  while (names.length < 4000) {
+    const parts = intBetween(rng, 2, 3);
+    let word = '';
+    for (let i = 0; i < parts; i++) word += pick(rng, SYLLABLES);
+    if (rng() < 0.15) word += String(intBetween(rng, 2, 990));
+    if (keep(word)) names.push(word);
+  }
+  // Frequent ranks: base words and inflections shuffled together (base words a little ahead).
+  const head = [...common.map((w) => ({ w, k: rng() })), ...inflected.map((w) => ({ w, k: rng() + 0.35 }))]
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.w);
+  const words = [...head, ...names];
+  return { words, zipf: new Zipf(words.length, ZIPF_S, CONTENT_RANK_OFFSET), functionZipf: new Zipf(FUNCTION_WORDS.length, 0.9) };
+}
+
+/** Zipf exponent of the content words. */
+const ZIPF_S = 1.1;
+/** Content words rank after this many (function) words in a whole-text Zipf ranking. */
+const CONTENT_RANK_OFFSET = 40;
+/** Order, error and reference codes ("sku10037", "err40211"): the genuinely rare tokens. */
+const CODE_SPACE = 40_000;
+/** Share of tokens that are codes (~4 occurrences per code over 100,000 chunks). */
+const CODE_SHARE = 0.01;
+
+function code(i: number): string {
+  return `${['sku', 'err', 'ref'][i % 3]}${10_000 + ((i * 37) % 90_000)}`;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Corpus
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+class CorpusWriter {
+  private readonly rng = rngFrom(SEED + 1);
+  constructor(private readonly vocab: Vocabulary) {}
+
+  private word(): string {
+    return this.vocab.words[this.vocab.zipf.draw(this.rng)];
+  }
+
+  private sentence(vertical: BenchVertical): string {
+    const rng = this.rng;
+    const length = intBetween(rng, 7, 22);
+    const tokens: string[] = [];
+    const phraseAt = rng() < 0.35 ? intBetween(rng, 0, length - 1) : -1;
+    for (let i = 0; i < length; i++) {
+      if (i === phraseAt) tokens.push(pick(rng, DOMAIN_PHRASES[vertical]));
+      else if (rng() < 0.42) tokens.push(FUNCTION_WORDS[this.vocab.functionZipf.draw(rng)]);
+      else if (rng() < 0.02) tokens.push(String(intBetween(rng, 1, 90)));
+      else if (rng() < CODE_SHARE / 0.56) tokens.push(code(intBetween(rng, 0, CODE_SPACE - 1)));
+      else tokens.push(this.word());
+    }
+    if (rng() < 0.12) tokens.splice(intBetween(rng, 1, tokens.length - 1), 0, `${pick(rng, ['step', 'section', 'form', 'day'])} ${intBetween(rng, 1, 30)}`);
+    const end = rng() < 0.85 ? '.' : rng() < 0.7 ? '?' : '!';
+    let text = tokens.join(' ');
+    if (rng() < 0.25) text = text.replace(/ (\S+) /, ' $1, ');
+    return capitalise(text) + end;
+  }
+
+  private body(vertical: BenchVertical, words: number): string {
+    const paragraphs: string[] = [];
+    let count = 0;
+    while (count < words) {
+      const sentences: string[] = [];
+      const n = intBetween(this.rng, 2, 6);
+      for (let i = 0; i < n && count < words; i++) {
+        const s = this.sentence(vertical);
+        count += s.split(' ').length;
+        sentences.push(s);
+      }
+      paragraphs.push(sentences.join(' '));
+    }
+    return paragraphs.join('\n\n');
+  }
+
+  /** One item; `short` forces a single-chunk item (used to hit the chunk target exactly). */
+  item(short: boolean): KnowledgeItemInput & { vertical: BenchVertical } {
+    const rng = this.rng;
+    const vertical = pick(rng, VERTICALS);
+    const r = rng();
+    const words = short || r < 0.5 ? intBetween(rng, 50, 200) : r < 0.8 ? intBetween(rng, 220, 650) : r < 0.95 ? intBetween(rng, 650, 1500) : intBetween(rng, 1500, 3000);
+    const titleWords = [pick(rng, DOMAIN_PHRASES[vertical])];
+    const extra = intBetween(rng, 1, 3);
+    for (let i = 0; i < extra; i++) titleWords.push(rng() < 0.3 ? pick(rng, FUNCTION_WORDS) : this.word());
+    if (rng() < 0.5) titleWords.reverse();
+    return {
+      title: capitalise(titleWords.join(' ')).slice(0, 200),
+      content: this.body(vertical, words),
+      category: capitalise(this.word()),
+      vertical,
+      tags: [this.word(), this.word()],
+    };
+  }
+}
+
+interface PlannedItem {
+  input: KnowledgeItemInput & { vertical: BenchVertical };
+  chunks: { text: string; tokenCount: number }[];
+}
+
+/**
+ * Yields batches of items whose chunk count adds up to exactly TARGET_CHUNKS. Deterministic:
+ * every call yields the same corpus.
+ */
+function* corpusBatches(vocab: Vocabulary, batchItems: number): Generator<PlannedItem[]> {
+  const writer = new CorpusWriter(vocab);
+  let remaining = TARGET_CHUNKS;
+  let batch: PlannedItem[] = [];
+  while (remaining > 0) {
+    let input = writer.item(false);
+    let chunks = chunkContent(input.content);
+    while (chunks.length > remaining) {
+      input = writer.item(true);
+      chunks = chunkContent(input.content);
+    }
+    remaining -= chunks.length;
+    batch.push({ input, chunks: chunks.map((c) => ({ text: c.text, tokenCount: c.tokenCount })) });
+    if (batch.length === batchItems) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Queries
+
+type QueryClass = 'common' | 'mixed' | 'rare' | 'phrase' | 'typo';
+interface BenchQuery {
+  text: string;
+  cls: QueryClass;
+  /** Content terms as the index gets them. */
+  terms: string[];
+}
+
+const QUERY_TEMPLATES = ['{}', 'how do i {}', 'how can i {}?', 'what is the {}', 'why is my {} not there', '{} please', 'can you {} for me', 'where do i find {}'];
+
+function misspell(rng: () => number, word: string): string {
+  const i = intBetween(rng, 1, Math.max(1, word.length - 2));
+  const swapped = word.slice(0, i - 1) + word[i] + word[i - 1] + word.slice(i + 1);
+  return swapped === word ? `${word}x` : swapped.replace(/^(.)/, '$1q');
+}
+
+function buildQueries(vocab: Vocabulary): BenchQuery[] {
+  const rng = rngFrom(SEED + 2);
+  const n = vocab.words.length;
+  const fromRanks = (lo: number, hi: number): string => vocab.words[intBetween(rng, lo, Math.min(hi, n - 1))];
+  const common = (): string => fromRanks(0, 149);
+  const mid = (): string => fromRanks(150, 1499);
+  const rare = (): string => fromRanks(1500, n - 1);
+  const classes: QueryClass[] = [];
+  for (let i = 0; i < QUERY_COUNT; i++) {
+    const r = (i * 0.6180339887) % 1; // even spread of classes over the list
+    classes.push(r < 0.2 ? 'common' : r < 0.55 ? 'mixed' : r < 0.7 ? 'rare' : r < 0.9 ? 'phrase' : 'typo');
+  }
+  const queries: BenchQuery[] = [];
+  const seen = new Set<string>();
+  for (const cls of classes) {
+    for (;;) {
+      const k = intBetween(rng, 2, 5);
+      let words: string[] = [];
+      if (cls === 'common') for (let i = 0; i < k; i++) words.push(common());
+      else if (cls === 'rare') {
+        for (let i = 0; i < k; i++) words.push(rare());
+        if (rng() < 0.5) words[intBetween(rng, 0, k - 1)] = code(intBetween(rng, 0, CODE_SPACE - 1));
+      }
+      else if (cls === 'mixed') for (let i = 0; i < k; i++) words.push(pick(rng, [common, mid, mid, rare])());
+      else if (cls === 'phrase') {
+        const vertical = pick(rng, VERTICALS);
+        words = pick(rng, DOMAIN_PHRASES[vertical]).split(' ');
+        while (words.length < k) words.push(pick(rng, [common, mid, rare])());
+      } else {
+        for (let i = 0; i < k; i++) words.push(pick(rng, [common, mid, rare])());
+        const j = intBetween(rng, 0, words.length - 1);
+        words[j] = misspell(rng, words[j]);
+      }
+      const text = pick(rng, QUERY_TEMPLATES).replace('{}', words.join(' '));
+      const terms = extractQueryTerms(text);
+      if (terms.length < 2 || terms.length > 5 || seen.has(text)) continue;
+      seen.add(text);
+      queries.push({ text, cls, terms });
+      break;
+    }
+  }
+  return queries;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Loading
+
+interface LoadResult {
+  items: number;
+  chunks: number;
+  ms: number;
+  mode: string;
+}
+
+async function loadViaService(service: KnowledgeService, vocab: Vocabulary): Promise<LoadResult> {
+  const started = performance.now();
+  let items = 0;
+  let chunks = 0;
+  let lastReport = started;
+  for (const batch of corpusBatches(vocab, SERVICE_BATCH_ITEMS)) {
+    await service.createMany(batch.map((p) => p.input));
+    items += batch.length;
+    chunks += batch.reduce((n, p) => n + p.chunks.length, 0);
+    if (performance.now() - lastReport > 10_000) {
+      lastReport = performance.now();
+      progress(`  ${chunks.toLocaleString('en-US')} chunks (${items.toLocaleString('en-US')} items) in ${((lastReport - started) / 1000).toFixed(0)} s`);
+    }
+  }
+  return { items, chunks, ms: performance.now() - started, mode: `KnowledgeService.createMany, ${SERVICE_BATCH_ITEMS} items per call (one transaction each)` };
+}
+
+/** Multi-row INSERT statement for `rows` rows of `columns`, placeholders in the dialect's style. */
+function multiRowInsert(dialect: Dialect, table: string, columns: string[], rows: number): string {
+  let p = 0;
+  const tuples: string[] = [];
+  for (let r = 0; r < rows; r++) tuples.push(`(${columns.map(() => (dialect === 'postgres' ? `$${++p}` : '?')).join(', ')})`);
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
+}
+
+async function loadDirect(dataSource: DataSource, vocab: Vocabulary): Promise<LoadResult> {
+  const dialect = dialectOf(dataSource);
+  const started = performance.now();
+  let items = 0;
+  let chunks = 0;
+  let stamp = Date.now();
+  let lastReport = started;
+  const chunkRowsPerInsert = 1000;
+  for (const batch of corpusBatches(vocab, DIRECT_BATCH_ITEMS)) {
+    await dataSource.transaction(async (manager) => {
+      const itemParams: unknown[] = [];
+      const chunkRows: unknown[][] = [];
+      for (const planned of batch) {
+        const id = cryptoId();
+        const now = ++stamp;
+        const { title, content, category, vertical, tags } = planned.input;
+        itemParams.push(id, title, content, category ?? '', vertical, JSON.stringify(tags ?? []), now, now);
+        planned.chunks.forEach((c, ord) => chunkRows.push([id, ord, vertical, title, c.text, c.tokenCount]));
+      }
+      const itemColumns = ['id', 'title', 'content', 'category', 'vertical', 'tags', 'created_at', 'updated_at'];
+      await manager.query(multiRowInsert(dialect, 'knowledge_items', itemColumns, batch.length), itemParams);
+      const chunkColumns = ['item_id', 'ord', 'vertical', 'title', 'text', 'token_count'];
+      for (let i = 0; i < chunkRows.length; i += chunkRowsPerInsert) {
+        const slice = chunkRows.slice(i, i + chunkRowsPerInsert);
+        await manager.query(multiRowInsert(dialect, 'knowledge_chunks', chunkColumns, slice.length), slice.flat());
+      }
+    });
+    items += batch.length;
+    chunks += batch.reduce((n, p) => n + p.chunks.length, 0);
+    if (performance.now() - lastReport > 10_000) {
+      lastReport = performance.now();
+      progress(`  ${chunks.toLocaleString('en-US')} chunks (${items.toLocaleString('en-US')} items) in ${((lastReport - started) / 1000).toFixed(0)} s`);
+    }
+  }
+  return {
+    items,
+    chunks,
+    ms: performance.now() - started,
+    mode: `direct multi-row INSERTs, ${DIRECT_BATCH_ITEMS} items per transaction (indexed by the ${dialect === 'postgres' ? 'generated tsv column + GIN' : 'FTS5 triggers'})`,
+  };
+}
+
+function cryptoId(): string {
+  const b = randomBytes(16);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Measuring
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = process.hrtime.bigint();
+  const value = await work();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
+}
+
+function likeSql(dialect: Dialect, terms: string[], operator?: 'LIKE' | 'ILIKE'): { sql: string; params: string[] } {
+  const op = operator ?? (dialect === 'postgres' ? 'ILIKE' : 'LIKE');
+  const params: string[] = [];
+  const ors: string[] = [];
+  for (const term of terms) {
+    // Terms are letters and digits only (extractQueryTerms), so no LIKE wildcard needs escaping.
+    const p = dialect === 'postgres' ? `$${params.length + 1}` : '?';
+    params.push(`%${term}%`);
+    ors.push(`title ${op} ${p} OR text ${op} ${p}`);
+    if (dialect === 'sqlite') params.push(`%${term}%`);
+  }
+  return { sql: `SELECT id, item_id, ord, title, text FROM knowledge_chunks WHERE ${ors.join(' OR ')} LIMIT 10`, params };
+}
+
+interface QueryTiming {
+  query: BenchQuery;
+  searchMs: number;
+  retrieveMs: number;
+  searchHits: number;
+  likeMs?: number;
+  likeHits?: number;
+  /** Postgres: case-sensitive LIKE, same query. */
+  caseLikeMs?: number;
+}
+
+interface TracedCall {
+  sql: string;
+  params: unknown[];
+  ms: number;
+}
+
+/** Records every dataSource.query call while `on` (the bench wraps the instance, src/ is untouched). */
+function traceQueries(dataSource: DataSource): { on: boolean; calls: TracedCall[] } {
+  const tracer = { on: false, calls: [] as TracedCall[] };
+  const original = dataSource.query.bind(dataSource);
+  (dataSource as { query: (sql: string, params?: unknown[]) => Promise<unknown> }).query = async (sql: string, params?: unknown[]) => {
+    if (!tracer.on) return original(sql, params);
+    const t0 = process.hrtime.bigint();
+    try {
+      return await original(sql, params);
+    } finally {
+      tracer.calls.push({ sql, params: params ?? [], ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+    }
+  };
+  return tracer;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Formatting
+
+function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  return ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`;
+}
+
+function fmtBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} B`;
+}
+
+function fmtRatio(x: number): string {
+  if (!Number.isFinite(x)) return '–';
+  return x >= 10 ? `${x.toFixed(0)}x` : `${x.toFixed(2)}x`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------
+// One dialect
+
+interface SizeRow {
+  what: string;
+  bytes: number;
+  /** Compared with raw text when true. */
+  index: boolean;
+}
+
+async function sizes(dataSource: DataSource): Promise<{ rawText: number; rawTitleText: number; rows: SizeRow[] }> {
+  if (dialectOf(dataSource) === 'sqlite') {
+    const [raw] = await dataSource.query(
+      `SELECT sum(length(CAST(text AS BLOB))) AS text, sum(length(CAST(title AS BLOB))) AS title FROM knowledge_chunks`,
+    );
+    const stats: { name: string; bytes: number }[] = await dataSource.query(
+      `SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY name`,
+    );
+    const of = (name: string): number => Number(stats.find((s) => s.name === name)?.bytes ?? 0);
+    const shadow = stats.filter((s) => s.name.startsWith('knowledge_chunks_fts_'));
+    const ftsTotal = shadow.reduce((n, s) => n + Number(s.bytes), 0);
+    const [pages] = await dataSource.query('SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()');
+    return {
+      rawText: Number(raw.text),
+      rawTitleText: Number(raw.text) + Number(raw.title),
+      rows: [
+        { what: `FTS5 index: ${shadow.map((s) => `${s.name.replace('knowledge_chunks_fts_', '_')} ${fmtBytes(Number(s.bytes))}`).join(', ')}`, bytes: ftsTotal, index: true },
+        { what: 'knowledge_chunks table (the text itself, read back by the external-content FTS table)', bytes: of('knowledge_chunks'), index: false },
+        { what: 'whole database file (items, chunks, indexes, FTS)', bytes: Number(pages.bytes), index: false },
+      ],
+    };
+  }
+  const [raw] = await dataSource.query(
+    `SELECT sum(octet_length(text))::float8 AS text, sum(octet_length(title))::float8 AS title,
+            sum(pg_column_size(tsv))::float8 AS tsv
+       FROM knowledge_chunks`,
+  );
+  const [rel] = await dataSource.query(
+    `SELECT pg_relation_size('idx_knowledge_chunks_tsv')::float8 AS gin,
+            pg_relation_size('idx_knowledge_chunks_vertical_doc_len')::float8 AS doclen,
+            pg_table_size('knowledge_chunks')::float8 AS heap,
+            pg_total_relation_size('knowledge_chunks')::float8 AS total`,
+  );
+  return {
+    rawText: Number(raw.text),
+    rawTitleText: Number(raw.text) + Number(raw.title),
+    rows: [
+      { what: 'GIN index idx_knowledge_chunks_tsv', bytes: Number(rel.gin), index: true },
+      { what: 'tsv column, stored (sum of pg_column_size)', bytes: Number(raw.tsv), index: true },
+      { what: 'GIN index + tsv column', bytes: Number(rel.gin) + Number(raw.tsv), index: true },
+      { what: 'idx_knowledge_chunks_vertical_doc_len (BM25 collection stats)', bytes: Number(rel.doclen), index: false },
+      { what: 'knowledge_chunks heap + TOAST (text, tsv, ...)', bytes: Number(rel.heap), index: false },
+      { what: 'knowledge_chunks total (heap + all indexes)', bytes: Number(rel.total), index: false },
+    ],
+  };
+}
+
+async function explain(dataSource: DataSource, call: TracedCall): Promise<string> {
+  if (dialectOf(dataSource) === 'sqlite') {
+    const rows: { id: number; parent: number; detail: string }[] = await dataSource.query(`EXPLAIN QUERY PLAN ${call.sql}`, call.params);
+    const depth = new Map<number, number>([[0, -1]]);
+    return rows
+      .map((r) => {
+        const d = (depth.get(r.parent) ?? -1) + 1;
+        depth.set(r.id, d);
+        return `${'  '.repeat(d)}${r.detail}`;
+      })
+      .join('\n');
+  }
+  const rows: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN (ANALYZE, BUFFERS) ${call.sql}`, call.params);
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+async function medianMs(work: () => Promise<unknown>, runs = 3): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push((await timed(work)).ms);
+  return percentile(times, 50);
+}
+
+/**
+ * Re-times the slowest statement of a search, and cut-down forms of it, to show where its time
+ * goes. Only read queries and per-connection settings of the bench database; src/ is unchanged.
+ */
+async function variants(dataSource: DataSource, call: TracedCall): Promise<string[][]> {
+  const rows: string[][] = [];
+  const add = async (label: string, work: () => Promise<unknown>): Promise<void> => {
+    rows.push([label, fmtMs(await medianMs(work))]);
+  };
+  await add('as issued', () => dataSource.query(call.sql, call.params));
+  if (dialectOf(dataSource) === 'sqlite') {
+    if (!call.sql.includes('bm25(')) return rows;
+    const match = call.params[0];
+    await add('same MATCH, rowid + bm25 only (no join, no title/text through the sort), ORDER BY score LIMIT 10', () =>
+      dataSource.query(
+        `SELECT rowid, -bm25(knowledge_chunks_fts, 4, 1.0) AS score FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH ? ORDER BY score DESC LIMIT 10`,
+        [match],
+      ),
+    );
+    await add('same MATCH, count(*) only (walking the doclists)', () =>
+      dataSource.query('SELECT count(*) AS n FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH ?', [match]),
+    );
+    const [{ cache_size: cacheSize }] = await dataSource.query('PRAGMA cache_size');
+    await dataSource.query('PRAGMA cache_size = -262144');
+    try {
+      await dataSource.query(call.sql, call.params);
+      await add(`as issued, PRAGMA cache_size = 256 MiB (default ${cacheSize}: ${Number(cacheSize) < 0 ? `${-Number(cacheSize) / 1024} MiB` : `${cacheSize} pages`})`, () =>
+        dataSource.query(call.sql, call.params),
+      );
+    } finally {
+      await dataSource.query(`PRAGMA cache_size = ${Number(cacheSize)}`);
+    }
+    return rows;
+  }
+  if (!call.sql.includes('WITH cand')) return rows;
+  const tsquery = call.params[1];
+  await add('GIN candidates only: count(*) WHERE tsv @@ tsquery', () =>
+    dataSource.query('SELECT count(*) FROM knowledge_chunks WHERE tsv @@ $1::tsquery', [tsquery]),
+  );
+  await add('candidates + unnest(tsv) (the `hits` CTE alone)', () =>
+    dataSource.query(
+      `SELECT count(*) FROM knowledge_chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u WHERE c.tsv @@ $1::tsquery AND u.lexeme = ANY ($2::text[])`,
+      [tsquery, call.params[0]],
+    ),
+  );
+  await add('collection stats alone: count(*), avg(doc_len) over knowledge_chunks', () =>
+    dataSource.query('SELECT count(*)::float8 AS n, avg(doc_len)::float8 AS avgdl FROM knowledge_chunks'),
+  );
+  await add('as issued, SET LOCAL work_mem = 64MB (no HashAggregate spill)', () =>
+    dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL work_mem = '64MB'`);
+      return manager.query(call.sql, call.params);
+    }),
+  );
+  return rows;
+}
+
+function oneLine(sql: string, max = 160): string {
+  const flat = sql.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+async function documentFrequency(dataSource: DataSource, term: string): Promise<number> {
+  if (dialectOf(dataSource) === 'sqlite') {
+    const [row] = await dataSource.query('SELECT count(*) AS n FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH ?', [`"${term}"`]);
+    return Number(row.n);
+  }
+  const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM knowledge_chunks WHERE tsv @@ plainto_tsquery('english', $1)`, [term]);
+  return Number(row.n);
+}
+
+async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabulary, queries: BenchQuery[]): Promise<string> {
+  const dialect = dialectOf(dataSource);
+  const tracer = traceQueries(dataSource);
+  const service = new KnowledgeService(dataSource);
+  const out: string[] = [];
+
+  // createMany also writes attachments: it needs their entity and table. Without them (a working
+  // tree where they are not registered) the bench loads directly and says so.
+  let mode = LOAD_MODE;
+  let modeNote = '';
+  if (mode === 'service' && !dataSource.hasMetadata(KnowledgeAttachment)) {
+    mode = 'direct';
+    modeNote = ' (BENCH_KB_LOAD=service asked, but KnowledgeAttachment is not among the DataSource entities, so createMany cannot run: loaded directly)';
+  }
+  progress(`${label}: loading ${TARGET_CHUNKS.toLocaleString('en-US')} chunks (${mode})${modeNote}`);
+  const load = mode === 'service' ? await loadViaService(service, vocab) : await loadDirect(dataSource, vocab);
+  load.mode += modeNote;
+  progress(`${label}: loaded in ${(load.ms / 1000).toFixed(1)} s`);
+  let maintenance = '';
+  const maintenanceStart = performance.now();
+  if (dialect === 'postgres') {
+    // What autovacuum would do soon after a bulk load: flush the GIN pending list, set the
+    // visibility map (index-only scans for the collection statistics), and gather statistics.
+    await dataSource.query('VACUUM (ANALYZE) knowledge_chunks');
+    await dataSource.query('VACUUM (ANALYZE) knowledge_items');
+    maintenance = 'VACUUM (ANALYZE) after the load';
+  } else {
+    await dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
+    maintenance = 'WAL checkpoint after the load (no ANALYZE, no FTS5 optimize: the app does neither)';
+  }
+  const maintenanceMs = performance.now() - maintenanceStart;
+  const [counts] = await dataSource.query(
+    'SELECT (SELECT count(*) FROM knowledge_items) AS items, (SELECT count(*) FROM knowledge_chunks) AS chunks, (SELECT avg(token_count) FROM knowledge_chunks) AS words',
+  );
+
+  // Warm-up: queries from the end of the list (the measured ones are taken from the start).
+  const warmup = queries.slice(-WARMUP_QUERIES);
+  progress(`${label}: warm-up, ${warmup.length} queries`);
+  for (const q of warmup) await service.search(q.text, { limit: 10 });
+
+  progress(`${label}: measuring search() and retrieve() (budget ${SEARCH_BUDGET_S} s)`);
+  const timings: QueryTiming[] = [];
+  const searchStarted = performance.now();
+  let lastReport = searchStarted;
+  for (const q of queries) {
+    if (performance.now() - searchStarted > SEARCH_BUDGET_S * 1000) break;
+    const s = await timed(() => service.search(q.text, { limit: 10 }));
+    const r = await timed(() => service.retrieve(q.text));
+    timings.push({ query: q, searchMs: s.ms, retrieveMs: r.ms, searchHits: s.value.length });
+    if (performance.now() - lastReport > 15_000) {
+      lastReport = performance.now();
+      progress(`  ${timings.length}/${queries.length} queries`);
+    }
+  }
+  const searchTotalMs = performance.now() - searchStarted;
+
+  // LIKE: an evenly spaced subset of the measured queries, run in an interleaved order so that a
+  // pass cut short by its budget is still spread over the whole list.
+  const likeCount = Math.min(LIKE_QUERY_COUNT, timings.length);
+  const likeStep = timings.length / likeCount;
+  const likeIdx = [...new Set(Array.from({ length: likeCount }, (_, i) => Math.floor(i * likeStep)))];
+  const likeOrder = [...likeIdx.filter((_, i) => i % 2 === 0), ...likeIdx.filter((_, i) => i % 2 === 1)];
+  progress(`${label}: LIKE scan over ${likeIdx.length} of the queries (budget ${LIKE_BUDGET_S} s)`);
+  // Warm the table's pages (a full scan) so LIKE is not charged for the first read from disk.
+  // Then time it again: what LIKE costs when nothing lets it stop early (1 term, no match).
+  const cold = likeSql(dialect, ['zzqqzzunmatched']);
+  await dataSource.query(cold.sql, cold.params);
+  const fullScanMs = await medianMs(() => dataSource.query(cold.sql, cold.params));
+  const likeStarted = performance.now();
+  lastReport = likeStarted;
+  let likeDone = 0;
+  for (const i of likeOrder) {
+    if (performance.now() - likeStarted > LIKE_BUDGET_S * 1000) break;
+    const { sql, params } = likeSql(dialect, timings[i].query.terms);
+    const l = await timed(() => dataSource.query(sql, params) as Promise<unknown[]>);
+    timings[i].likeMs = l.ms;
+    timings[i].likeHits = l.value.length;
+    if (dialect === 'postgres') {
+      // Plain LIKE too: case-sensitive (misses capitalised words), but cheaper per row than ILIKE.
+      const cs = likeSql(dialect, timings[i].query.terms, 'LIKE');
+      timings[i].caseLikeMs = (await timed(() => dataSource.query(cs.sql, cs.params))).ms;
+    }
+    likeDone++;
+    if (performance.now() - lastReport > 15_000) {
+      lastReport = performance.now();
+      progress(`  LIKE ${likeDone}/${likeIdx.length}`);
+    }
+  }
+  const likeTotalMs = performance.now() - likeStarted;
+
+  const all = timings;
+  const withLike = timings.filter((t) => t.likeMs !== undefined);
+  const searchMs = all.map((t) => t.searchMs);
+  const retrieveMs = all.map((t) => t.retrieveMs);
+  const subsetSearch = withLike.map((t) => t.searchMs);
+  const subsetLike = withLike.map((t) => t.likeMs as number);
+  const perQueryRatio = withLike.map((t) => (t.likeMs as number) / t.searchMs);
+  const caseLike = withLike.filter((t) => t.caseLikeMs !== undefined).map((t) => t.caseLikeMs as number);
+  const p50 = percentile(searchMs, 50);
+  const p95 = percentile(searchMs, 95);
+  const speedP50 = percentile(subsetLike, 50) / percentile(subsetSearch, 50);
+  const speedP95 = percentile(subsetLike, 95) / percentile(subsetSearch, 95);
+  const speedMedian = percentile(perQueryRatio, 50);
+  const slowerThanLike = perQueryRatio.filter((r) => r < 1).length;
+  const yesNo = (ok: boolean): string => (ok ? '**yes**' : '**no**');
+
+  out.push(`## ${label}`);
+  out.push('');
+  out.push(
+    `${Number(counts.chunks).toLocaleString('en-US')} chunks in ${Number(counts.items).toLocaleString('en-US')} items ` +
+      `(${Number(counts.words).toFixed(0)} words per chunk on average). Built in ${(load.ms / 1000).toFixed(1)} s via ${load.mode}; ` +
+      `${maintenance} ${(maintenanceMs / 1000).toFixed(1)} s. ` +
+      `search() + retrieve() measured on ${all.length} of ${queries.length} queries` +
+      `${all.length < queries.length ? ` (the ${SEARCH_BUDGET_S} s budget ran out)` : ''}, ${(searchTotalMs / 1000).toFixed(1)} s, after ${warmup.length} unmeasured warm-up searches; ` +
+      `LIKE on ${withLike.length} of them (every ${likeStep.toFixed(1)}th${withLike.length < likeIdx.length ? `, ${likeIdx.length - withLike.length} skipped: ${LIKE_BUDGET_S} s budget` : ''}), ${(likeTotalMs / 1000).toFixed(1)} s.`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['Measure', 'queries', 'p50', 'p95', 'max', 'goal', 'met'],
+      [
+        ['`KnowledgeService.search(q, {limit: 10})`', String(all.length), fmtMs(p50), fmtMs(p95), fmtMs(Math.max(...searchMs)), `p95 <= ${GOAL_P95_MS} ms`, yesNo(p95 <= GOAL_P95_MS)],
+        ['`KnowledgeService.retrieve(q)` (200 candidates, thesaurus expansion)', String(all.length), fmtMs(percentile(retrieveMs, 50)), fmtMs(percentile(retrieveMs, 95)), fmtMs(Math.max(...retrieveMs)), '–', ''],
+        ['`search()` on the LIKE subset', String(withLike.length), fmtMs(percentile(subsetSearch, 50)), fmtMs(percentile(subsetSearch, 95)), fmtMs(Math.max(...subsetSearch)), '', ''],
+        [`LIKE scan (\`title ${dialect === 'postgres' ? 'ILIKE' : 'LIKE'} '%w%' OR text ... LIMIT 10\`), same queries`, String(withLike.length), fmtMs(percentile(subsetLike, 50)), fmtMs(percentile(subsetLike, 95)), fmtMs(Math.max(...subsetLike)), '', ''],
+        [`LIKE full scan, for scale: 1 term matching nothing (\`... LIKE '%zzqqzzunmatched%' ...\`), median of 3`, '1', fmtMs(fullScanMs), '', '', '', ''],
+        ['Speed-up LIKE / search: ratio of p50s, ratio of p95s', String(withLike.length), fmtRatio(speedP50), fmtRatio(speedP95), '', `>= ${GOAL_SPEEDUP}x`, yesNo(speedP50 >= GOAL_SPEEDUP && speedP95 >= GOAL_SPEEDUP)],
+        ['Speed-up per query (median; min)', String(withLike.length), fmtRatio(speedMedian), `min ${fmtRatio(Math.min(...perQueryRatio))}`, '', `>= ${GOAL_SPEEDUP}x`, `${yesNo(speedMedian >= GOAL_SPEEDUP)} (search slower than LIKE on ${slowerThanLike}/${withLike.length})`],
+        ...(dialect === 'postgres'
+          ? [
+              ['case-sensitive `LIKE` instead of ILIKE (misses capitalised words), same queries', String(caseLike.length), fmtMs(percentile(caseLike, 50)), fmtMs(percentile(caseLike, 95)), fmtMs(Math.max(...caseLike)), '', ''],
+              ['Speed-up LIKE (case-sensitive) / search: ratio of p50s, ratio of p95s', String(caseLike.length), fmtRatio(percentile(caseLike, 50) / percentile(subsetSearch, 50)), fmtRatio(percentile(caseLike, 95) / percentile(subsetSearch, 95)), '', `>= ${GOAL_SPEEDUP}x`, ''],
+            ]
+          : []),
+      ],
+    ),
+  );
+  out.push('');
+
+  // Per query class.
+  const classes: QueryClass[] = ['common', 'mixed', 'rare', 'phrase', 'typo'];
+  const classDesc: Record<QueryClass, string> = {
+    common: 'common (top-150 words)',
+    mixed: 'mixed common/mid/rare',
+    rare: 'rare (tail words, codes)',
+    phrase: 'domain phrase + words',
+    typo: 'one misspelt word',
+  };
+  out.push(
+    table(
+      ['Query class', 'n', 'search p50', 'search p95', 'retrieve p95', 'avg hits', 'LIKE n', 'LIKE p50', 'LIKE p95', 'speed-up (median per query)'],
+      classes.map((cls) => {
+        const of = all.filter((t) => t.query.cls === cls);
+        const lk = of.filter((t) => t.likeMs !== undefined);
+        return [
+          classDesc[cls],
+          String(of.length),
+          fmtMs(percentile(of.map((t) => t.searchMs), 50)),
+          fmtMs(percentile(of.map((t) => t.searchMs), 95)),
+          fmtMs(percentile(of.map((t) => t.retrieveMs), 95)),
+          (of.reduce((n, t) => n + t.searchHits, 0) / Math.max(1, of.length)).toFixed(1),
+          String(lk.length),
+          fmtMs(percentile(lk.map((t) => t.likeMs as number), 50)),
+          fmtMs(percentile(lk.map((t) => t.likeMs as number), 95)),
+          fmtRatio(percentile(lk.map((t) => (t.likeMs as number) / t.searchMs), 50)),
+        ];
+      }),
+    ),
+  );
+  out.push('');
+
+  progress(`${label}: sizes`);
+  const size = await sizes(dataSource);
+  out.push(
+    table(
+      ['Size', 'bytes', 'vs raw text'],
+      [
+        ['raw chunk text, sum of UTF-8 bytes of `text`', fmtBytes(size.rawText), '1.00x'],
+        ['raw chunk title + text', fmtBytes(size.rawTitleText), fmtRatio(size.rawTitleText / size.rawText)],
+        ...size.rows.map((r) => [r.index ? `**${r.what}**` : r.what, fmtBytes(r.bytes), fmtRatio(r.bytes / size.rawText)]),
+      ],
+    ),
+  );
+  out.push('');
+
+  // Where the time goes: trace the slowest search() calls statement by statement.
+  if (SLOWEST_TRACED > 0) {
+    progress(`${label}: tracing the ${SLOWEST_TRACED} slowest search() calls`);
+    out.push(`### ${label}: the ${SLOWEST_TRACED} slowest \`search()\` calls, statement by statement`);
+    out.push('');
+    const slowest = [...all].sort((a, b) => b.searchMs - a.searchMs).slice(0, SLOWEST_TRACED);
+    for (const [n, t] of slowest.entries()) {
+      const dfs = await Promise.all(t.query.terms.map(async (term) => `${term} (${(await documentFrequency(dataSource, term)).toLocaleString('en-US')})`));
+      tracer.calls = [];
+      tracer.on = true;
+      const again = await timed(() => service.search(t.query.text, { limit: 10 }));
+      tracer.on = false;
+      const calls = tracer.calls;
+      out.push(
+        `${n + 1}. \`${t.query.text}\` (${t.query.cls}): measured ${fmtMs(t.searchMs)}, traced re-run ${fmtMs(again.ms)}; ` +
+          `terms with the chunks containing them: ${dfs.join(', ')}`,
+      );
+      for (const call of calls) out.push(`   - ${fmtMs(call.ms)}: \`${oneLine(call.sql)}\``);
+      if (n === 0) {
+        // One plan per distinct statement (the slowest instance), skipping trivial ones.
+        const byShape = new Map<string, TracedCall>();
+        for (const call of calls) {
+          const shape = call.sql.replace(/rowid IN \([^)]*\)/g, 'rowid IN (...)');
+          if (call.ms >= 1 && (!byShape.has(shape) || byShape.get(shape)!.ms < call.ms)) byShape.set(shape, call);
+        }
+        for (const call of byShape.values()) {
+          out.push('');
+          out.push(`   Plan of \`${oneLine(call.sql, 80)}\`${dialect === 'postgres' ? ' (EXPLAIN ANALYZE, BUFFERS)' : ' (EXPLAIN QUERY PLAN)'}:`);
+          out.push('');
+          out.push('   ```');
+          for (const line of (await explain(dataSource, call)).split('\n')) out.push(`   ${line}`);
+          out.push('   ```');
+        }
+        // The ranking statement (the one the index issues per search), its slowest instance.
+        const ranking = calls.filter((c) => c.sql.includes('bm25(') || c.sql.includes('WITH cand'));
+        const slowestCall = [...(ranking.length > 0 ? ranking : calls)].sort((a, b) => b.ms - a.ms)[0];
+        if (slowestCall) {
+          out.push('');
+          out.push(`   Variants of its slowest ranking statement (bench-only SQL; median of 3 runs each):`);
+          out.push('');
+          for (const line of table(['variant', 'ms'], await variants(dataSource, slowestCall)).split('\n')) out.push(`   ${line}`);
+        }
+      }
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const vocab = buildVocabulary();
+  const queries = buildQueries(vocab);
+  progress(`vocabulary ${vocab.words.length} words, ${queries.length} queries`);
+  // Each section is written as soon as it is complete.
+  const emit = (text: string): void => {
+    process.stdout.write(`${text}\n\n`);
+  };
+  emit([
+    '# Knowledge search benchmark',
+    '',
+    `Host: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Corpus: seeded synthetic support text, ` +
+      `${vocab.words.length.toLocaleString('en-US')}-word content vocabulary (Zipf-Mandelbrot, s = ${ZIPF_S}, offset ${CONTENT_RANK_OFFSET}) + function words + domain phrases + ` +
+      `${CODE_SPACE.toLocaleString('en-US')} rare codes; `+
+      `queries: 2-5 content terms each. Goals: search p95 <= ${GOAL_P95_MS} ms, >= ${GOAL_SPEEDUP}x faster than LIKE. ` +
+      `Load average (1/5/15 min) at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}.`,
+  ].join('\n'));
+
+  // SQLite.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-knowledge-'));
+  try {
+    const config = loadConfig({}, { dataDir, databaseUrl: undefined, databaseSchema: undefined, logLevel: 'error' });
+    const dataSource = await openDataSource(config);
+    try {
+      const [version] = await dataSource.query('SELECT sqlite_version() AS v');
+      emit(await benchDialect(`SQLite ${version.v} (FTS5, bm25())`, dataSource, vocab, queries));
+    } finally {
+      await dataSource.destroy();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  // Postgres.
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  if (databaseUrl) {
+    const schema = `bench_kb_${randomBytes(5).toString('hex')}`;
+    const config = loadConfig({}, { dataDir: os.tmpdir(), databaseUrl, databaseSchema: schema, logLevel: 'error' });
+    try {
+      const dataSource = await openDataSource(config);
+      try {
+        const [version] = await dataSource.query(`SELECT current_setting('server_version') AS v`);
+        emit(await benchDialect(`Postgres ${version.v} (tsv + GIN, BM25 in SQL)`, dataSource, vocab, queries));
+      } finally {
+        await dataSource.destroy();
+      }
+    } finally {
+      await dropPostgresSchema(databaseUrl, schema);
+    }
+  } else {
+    emit('Postgres: skipped (DATABASE_URL not set).');
+  }
+  emit(`Load average (1/5/15 min) at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}.`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench/knowledge failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,57 @@
+import type { AgentPerformanceRow } from '@shared/contracts/analytics';
+import { formatCount, formatDollars, formatMs, formatPercent } from '../format';
+import { ANALYTICS } from '../strings';
+import { SuccessRateBadge } from './SuccessRateBadge';
+
+const C = ANALYTICS.agents.columns;
+
+/** 'Agent Performance': Agent, Requests, Success Rate, Avg Response, Cost, Tokens, Helpful. */
+export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerformanceRow[]; labelledBy: string }) {
+  if (rows.length === 0) return <p className="analytics-empty">{ANALYTICS.agents.empty}</p>;
+  return (
+    <div className="analytics-table-wrap">
+      <table className="analytics-table" aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            <th scope="col">{C.agent}</th>
+            <th scope="col" className="num">{C.requests}</th>
+            <th scope="col">{C.successRate}</th>
+            <th scope="col" className="num">{C.avgResponse}</th>
+            <th scope="col" className="num">{C.cost}</th>
+            <th scope="col" className="num">{C.tokens}</th>
+            <th scope="col" className="num">{C.helpful}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const votes = row.feedback.up + row.feedback.down;
+            return (
+              <tr key={row.agentId} data-agent-id={row.agentId}>
+                <th scope="row">
+                  <span className="agent-name">{row.agentName}</span>
+                  {row.agentName !== row.agentId && <span className="agent-id">{row.agentId}</span>}
+                </th>
+                <td className="num">{formatCount(row.totalRequests)}</td>
+                <td>
+                  <SuccessRateBadge errorRate={row.errorRate} />
+                </td>
+                <td className="num">{formatMs(row.averageResponseTime)}</td>
+                <td className="num">{formatDollars(row.totalCost, 4)}</td>
+                <td className="num">{formatCount(row.totalTokensUsed)}</td>
+                <td className="num helpful-cell">
+                  {row.helpfulRate === null ? (
+                    ANALYTICS.missing
+                  ) : (
+                    <>
+                      {formatPercent(row.helpfulRate)} <span className="helpful-votes">({ANALYTICS.agents.votes(votes)})</span>
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

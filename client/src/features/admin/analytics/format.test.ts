@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatDollars, formatMs, formatPercent, successLevel, verticalLabel } from './format';
+
+describe('analytics formats', () => {
+  it('shows dollars with 2 decimals and rounded milliseconds, or - when absent', () => {
+    expect(formatDollars(12.3456)).toBe('$12.35');
+    expect(formatDollars(0)).toBe('$0.00');
+    expect(formatMs(245.6)).toBe('246ms');
+    expect(formatMs(null)).toBe('-');
+    expect(formatCount(1234567)).toBe('1,234,567');
+  });
+
+  it('colours the success rate: error rate below 2% green, below 5% yellow, otherwise red', () => {
+    expect(successLevel(0)).toBe('good');
+    expect(successLevel(0.0199)).toBe('good');
+    expect(successLevel(0.02)).toBe('warning');
+    expect(successLevel(0.0499)).toBe('warning');
+    expect(successLevel(0.05)).toBe('bad');
+    expect(formatPercent(1 - 0.0345)).toBe('96.5%');
+  });
+
+  it('shows a vertical id with hyphens as spaces', () => {
+    expect(verticalLabel('customer-service')).toBe('customer service');
+    expect(verticalLabel('hr')).toBe('hr');
+  });
+});

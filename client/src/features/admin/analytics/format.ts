@@ -1,0 +1,48 @@
+/** Number formats of the Analytics tab. */
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatCount(n: number): string {
+  return integer.format(n);
+}
+
+/** Dollars with 2 decimals (Total Cost), or with `digits` decimals for small per-row costs. */
+export function formatDollars(amount: number, digits = 2): string {
+  return `$${amount.toFixed(digits)}`;
+}
+
+/** Rounded milliseconds, or '-' when there is no figure. */
+export function formatMs(ms: number | null | undefined): string {
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '-' : `${Math.round(ms)}ms`;
+}
+
+/** A 0-1 fraction as a percent with one decimal. */
+export function formatPercent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)}%`;
+}
+
+export type SuccessLevel = 'good' | 'warning' | 'bad';
+
+/** Success-rate badge colour (product-spec section 4): error rate below 2% green, below 5% yellow, else red. */
+export function successLevel(errorRate: number): SuccessLevel {
+  if (errorRate < 0.02) return 'good';
+  if (errorRate < 0.05) return 'warning';
+  return 'bad';
+}
+
+/** A vertical id as shown: hyphens become spaces ('customer-service' -> 'customer service'). */
+export function verticalLabel(vertical: string): string {
+  return vertical.replace(/-/g, ' ');
+}
+
+/** "13:00" for an hour of today's series, "Nov 21, 13:00" when the window spans days. */
+export function formatHour(iso: string, withDate: boolean): string {
+  const date = new Date(iso);
+  const time = date.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: false });
+  if (!withDate) return time;
+  return `${date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
+}
+
+export function formatTimestamp(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+}

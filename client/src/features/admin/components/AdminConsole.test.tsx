@@ -1,0 +1,72 @@
+/** The console shell of product-spec section 2 "Admin console": header, logout, three tabs. */
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deferredReply, fakeAuthServer, reply, USER } from '../../auth/testing/fake-auth-server';
+import { renderGate } from '../../auth/testing/render-auth';
+import { AdminConsole } from './AdminConsole';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+async function signedInConsole(user = USER, routes: Parameters<typeof fakeAuthServer>[0] = {}) {
+  const server = fakeAuthServer({ 'GET /api/auth/me': () => reply.ok({ user }), ...routes });
+  renderGate(<AdminConsole />);
+  await screen.findByRole('heading', { name: 'Admin Dashboard' });
+  return server;
+}
+
+describe('admin console shell', () => {
+  it("has the title 'Admin Dashboard', a 'Back to Support' link to \"/\", and the admin's name and email", async () => {
+    await signedInConsole();
+    expect(screen.getByRole('link', { name: 'Back to Support' })).toHaveAttribute('href', '/');
+    expect(screen.getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(screen.getByText('ada@example.com')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Admin User' when the admin has no name", async () => {
+    await signedInConsole({ name: '', email: 'admin@localhost' });
+    expect(screen.getByText('Admin User')).toBeInTheDocument();
+    expect(screen.getByText('admin@localhost')).toBeInTheDocument();
+  });
+
+  it("Logout reads 'Logging out...' while busy, then the login screen shows", async () => {
+    const pending = deferredReply(reply.ok({ message: 'Logged out' }));
+    const server = await signedInConsole(USER, { 'POST /api/auth/logout': pending.handler });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('button', { name: 'Logging out...' })).toBeDisabled();
+    pending.release();
+    expect(await screen.findByRole('heading', { name: 'Admin Access' })).toBeInTheDocument();
+    expect(server.callsTo('POST /api/auth/logout')).toHaveLength(1);
+  });
+
+  it('logs out locally even when the logout request fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await signedInConsole(USER, { 'POST /api/auth/logout': () => 'network-error' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('heading', { name: 'Admin Access' })).toBeInTheDocument();
+  });
+
+  it('has three tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
+    await signedInConsole();
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics']);
+    expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Analytics' }));
+    expect(screen.getByRole('tab', { name: 'Analytics' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'false');
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Analytics');
+
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveFocus());
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Configuration');
+  });
+});

@@ -1,0 +1,75 @@
+import { BookOpen, ChartColumn, Settings, type LucideIcon } from 'lucide-react';
+import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { AnalyticsTab } from '../analytics/AnalyticsTab';
+import { ConfigurationTab } from '../configuration/ConfigurationTab';
+import { KnowledgeTab } from '../knowledge/KnowledgeTab';
+import { CONSOLE } from '../strings';
+import { AdminHeader } from './AdminHeader';
+
+export type AdminTabId = 'knowledge' | 'configuration' | 'analytics';
+
+const TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon }> = [
+  { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
+  { id: 'configuration', label: CONSOLE.tabs.configuration, icon: Settings },
+  { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn },
+];
+
+const PANELS: Record<AdminTabId, ComponentType> = {
+  knowledge: KnowledgeTab,
+  configuration: ConfigurationTab,
+  analytics: AnalyticsTab,
+};
+
+/** The console shell: header and three tabs (Knowledge Base first), keyboard navigable as an ARIA tablist. */
+export function AdminConsole() {
+  const ids = useId();
+  const [active, setActive] = useState<AdminTabId>('knowledge');
+  const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
+  const Panel = PANELS[active];
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = (moves[event.key] + TABS.length) % TABS.length;
+    setActive(TABS[next].id);
+    tabRefs.current[next]?.focus();
+  };
+
+  return (
+    <div className="admin-page">
+      <AdminHeader />
+      <main className="admin-main">
+        <div className="admin-tabs" role="tablist" aria-label={CONSOLE.tabsLabel}>
+          {TABS.map((tab, index) => {
+            const selected = tab.id === active;
+            const Icon = tab.icon;
+            return (
+              <button
+                key={tab.id}
+                ref={(el) => {
+                  tabRefs.current[index] = el;
+                }}
+                type="button"
+                role="tab"
+                id={`${ids}-tab-${tab.id}`}
+                aria-selected={selected}
+                aria-controls={`${ids}-panel-${tab.id}`}
+                tabIndex={selected ? 0 : -1}
+                className={`admin-tab${selected ? ' is-active' : ''}`}
+                onClick={() => setActive(tab.id)}
+                onKeyDown={(event) => onKeyDown(event, index)}
+              >
+                <Icon size={18} aria-hidden="true" />
+                {tab.label}
+              </button>
+            );
+          })}
+        </div>
+        <section className="admin-panel" role="tabpanel" id={`${ids}-panel-${active}`} aria-labelledby={`${ids}-tab-${active}`} tabIndex={0}>
+          <Panel />
+        </section>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { CONFIG } from '../strings';
+
+export type KeyTestState = { state: 'testing' } | { state: 'valid' | 'invalid'; reason: string };
+
+/** Valid / Invalid after a key test; nothing before one (or while it runs). */
+export function KeyBadge({ test }: { test: KeyTestState | undefined }) {
+  if (!test || test.state === 'testing') return null;
+  const valid = test.state === 'valid';
+  return (
+    <span className={`config-badge ${valid ? 'is-valid' : 'is-invalid'}`} title={test.reason}>
+      {valid ? CONFIG.valid : CONFIG.invalid}
+    </span>
+  );
+}

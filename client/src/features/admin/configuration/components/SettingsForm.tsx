@@ -1,0 +1,109 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { GlobalSettings } from '../api/config-api';
+import { CONFIG } from '../strings';
+
+/**
+ * 'Global Settings' (response temperature, max response length, default language) and
+ * 'Security & System Settings' (vertical switches, analytics, debug mode): one form, saved with
+ * the Save button to PUT /api/config/global, where they take effect on every server.
+ */
+export function SettingsForm(props: { settings: GlobalSettings; onSave(settings: GlobalSettings): Promise<unknown> }) {
+  const [draft, setDraft] = useState<GlobalSettings>(props.settings);
+  // The number fields as typed; empty falls back to the static defaults (0.7 and 500) on save.
+  const [temperature, setTemperature] = useState(String(props.settings.responseTemperature));
+  const [maxLength, setMaxLength] = useState(String(props.settings.maxResponseLength));
+  const [status, setStatus] = useState<{ kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string } | null>(null);
+  const ids = useId();
+  const field = (name: string) => `${ids}-${name}`;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setStatus({ kind: 'saving' });
+    try {
+      await props.onSave({
+        ...draft,
+        responseTemperature: temperature.trim() === '' ? 0.7 : Number(temperature),
+        maxResponseLength: maxLength.trim() === '' ? 500 : Number(maxLength),
+      });
+      setStatus({ kind: 'saved' });
+    } catch (e) {
+      console.error('Global settings save failed', e);
+      setStatus({ kind: 'error', message: CONFIG.security.failed(e instanceof Error ? e.message : String(e)) });
+    }
+  };
+
+  const toggle = (label: string, checked: boolean, onChange: (on: boolean) => void, name: string) => (
+    <div className="config-switch" key={name}>
+      <input id={field(name)} type="checkbox" role="switch" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <label htmlFor={field(name)}>{label}</label>
+    </div>
+  );
+
+  return (
+    <form className="config-settings" onSubmit={submit} noValidate>
+      <section className="config-card" aria-labelledby={field('global')}>
+        <h3 id={field('global')}>{CONFIG.global.title}</h3>
+        <div className="config-row is-three">
+          <div className="config-field">
+            <label htmlFor={field('temperature')}>{CONFIG.global.temperature}</label>
+            <input
+              id={field('temperature')}
+              type="number"
+              min={0}
+              max={1}
+              step={0.1}
+              value={temperature}
+              onChange={(e) => setTemperature(e.target.value)}
+            />
+          </div>
+          <div className="config-field">
+            <label htmlFor={field('maxLength')}>{CONFIG.global.maxLength}</label>
+            <input
+              id={field('maxLength')}
+              type="number"
+              min={1}
+              step={1}
+              value={maxLength}
+              onChange={(e) => setMaxLength(e.target.value)}
+            />
+          </div>
+          <div className="config-field">
+            <label htmlFor={field('language')}>{CONFIG.global.language}</label>
+            <select id={field('language')} value={draft.defaultLanguage} onChange={(e) => setDraft({ ...draft, defaultLanguage: e.target.value })}>
+              {CONFIG.global.languages.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </section>
+      <section className="config-card" aria-labelledby={field('security')}>
+        <h3 id={field('security')}>{CONFIG.security.title}</h3>
+        <div className="config-switches">
+          {CONFIG.security.verticalToggles.map((t) =>
+            toggle(t.label, draft.verticals[t.id] !== false, (on) => setDraft({ ...draft, verticals: { ...draft.verticals, [t.id]: on } }), t.id),
+          )}
+          {toggle(CONFIG.security.analytics, draft.enableAnalytics, (on) => setDraft({ ...draft, enableAnalytics: on }), 'analytics')}
+          {toggle(CONFIG.security.debug, draft.debugMode, (on) => setDraft({ ...draft, debugMode: on }), 'debug')}
+        </div>
+        <div className="config-actions">
+          {status?.kind === 'saved' && (
+            <span className="config-status" role="status">
+              {CONFIG.security.saved}
+            </span>
+          )}
+          {status?.kind === 'error' && (
+            <span className="config-status is-error" role="alert">
+              {status.message}
+            </span>
+          )}
+          <button type="submit" className="config-button is-primary" disabled={status?.kind === 'saving'}>
+            {status?.kind === 'saving' ? CONFIG.security.saving : CONFIG.security.save}
+          </button>
+        </div>
+      </section>
+    </form>
+  );
+}

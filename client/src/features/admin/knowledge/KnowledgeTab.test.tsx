@@ -1,0 +1,283 @@
+/** The Knowledge Base tab: list, search, filter, editor, save and delete (product-spec sections 2, 4, 5, 8). */
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SEARCH_DEBOUNCE_MS } from './KnowledgeTab';
+import { deferred, fail, fakeKnowledgeServer, makeAttachment, makeKnowledgeItem } from './testing/fake-knowledge-server';
+import { renderTab } from './testing/render-tab';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const list = () => screen.getByRole('list', { name: 'Knowledge Items' });
+const row = (title: string | RegExp) => within(list()).getByRole('button', { name: title instanceof RegExp ? title : new RegExp(title) });
+const placeholder = 'Select a knowledge item to edit or create a new one';
+
+function seed() {
+  return [
+    makeKnowledgeItem({
+      id: 'warranty',
+      title: 'Warranty claims',
+      content: 'Every Zentrix blender has a two year warranty covering motor failure.',
+      tags: ['warranty', 'blender', 'motor'],
+      attachments: [makeAttachment({ id: 'steps', name: 'steps.txt', size: 41, content: undefined })],
+    }),
+    makeKnowledgeItem({ id: 'dental', title: 'Dental plan', content: 'The dental plan covers two check-ups a year.', vertical: 'hr', category: 'Benefits', tags: ['benefits'] }),
+  ];
+}
+
+describe('KnowledgeTab: the list panel', () => {
+  it("shows 'Knowledge Items' with the plus button, the search box, the vertical filter, the quick upload box, and the placeholder", async () => {
+    const server = fakeKnowledgeServer(seed());
+    renderTab();
+    expect(screen.getByRole('heading', { name: 'Knowledge Items' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'New knowledge item' })).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Search knowledge' })).toHaveAttribute('placeholder', 'Search knowledge...');
+    const filter = screen.getByRole('combobox', { name: 'Filter by vertical' });
+    expect(filter).toHaveValue('all');
+    expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Verticals', 'Customer Service', 'HR', 'Legal', 'Sales']);
+    expect(screen.getByRole('region', { name: 'Quick Upload Document' })).toHaveTextContent('TXT, JSON, PDF');
+    expect(screen.getByText(placeholder)).toBeInTheDocument();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    // vertical and search are left out for 'all' and an empty search.
+    expect(server.listQueries()).toEqual([{}]);
+  });
+
+  it('each row shows the title, the content preview, the vertical, the first two tags only, and a paperclip when it has attachments', async () => {
+    fakeKnowledgeServer(seed());
+    renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    const warranty = row('Warranty claims');
+    expect(warranty).toHaveTextContent('Every Zentrix blender has a two year warranty covering motor failure.');
+    expect(within(warranty).getByText('Customer Service')).toBeInTheDocument();
+    expect(within(warranty).getByText('warranty')).toBeInTheDocument();
+    expect(within(warranty).getByText('blender')).toBeInTheDocument();
+    expect(within(warranty).queryByText('motor')).not.toBeInTheDocument();
+    expect(within(warranty).getByRole('img', { name: 'Has supporting documents' })).toBeInTheDocument();
+    const dental = row('Dental plan');
+    expect(within(dental).getByText('HR')).toBeInTheDocument();
+    expect(within(dental).queryByRole('img', { name: 'Has supporting documents' })).not.toBeInTheDocument();
+  });
+
+  it('reloads the list when the vertical filter changes (vertical omitted again for All Verticals)', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    await waitFor(() => expect(within(list()).queryByRole('button', { name: /Warranty claims/ })).not.toBeInTheDocument());
+    expect(row('Dental plan')).toBeInTheDocument();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'All Verticals');
+    await waitFor(() => expect(server.listQueries()).toEqual([{}, { vertical: 'hr' }, {}]));
+    expect(await within(list()).findByRole('button', { name: /Warranty claims/ })).toBeInTheDocument();
+  });
+
+  it('reloads the list once the search text has rested (debounced), not on every keystroke', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search knowledge' }), 'dental');
+    // Just typed: the text has not rested for SEARCH_DEBOUNCE_MS yet.
+    expect(SEARCH_DEBOUNCE_MS).toBeGreaterThanOrEqual(200);
+    expect(server.listQueries()).not.toContainEqual({ search: 'dental' });
+    await waitFor(() => expect(server.listQueries()).toEqual([{}, { search: 'dental' }]));
+    await waitFor(() => expect(within(list()).queryByRole('button', { name: /Warranty claims/ })).not.toBeInTheDocument());
+    expect(row('Dental plan')).toBeInTheDocument();
+
+    await user.clear(screen.getByRole('searchbox', { name: 'Search knowledge' }));
+    await waitFor(() => expect(server.listQueries()).toEqual([{}, { search: 'dental' }, {}]));
+  });
+
+  it('a failed list load is logged and leaves the list empty', async () => {
+    const server = fakeKnowledgeServer(seed());
+    server.on('GET /api/knowledge', () => fail(500, 'internal_error', 'Something went wrong.'));
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderTab();
+    expect(await screen.findByText('No knowledge items found.')).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Knowledge Items' })).not.toBeInTheDocument();
+    expect(error).toHaveBeenCalledWith('Failed to load knowledge items', expect.anything());
+  });
+
+  it('reloads when another console changes the knowledge base (knowledge:changed) and after a reconnect; disconnects on unmount', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { live, unmount } = renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    act(() => live.push('connect'));
+    server.items.unshift(makeKnowledgeItem({ id: 'new', title: 'Added elsewhere' }));
+    act(() => live.push('knowledge:changed', { id: 'new', action: 'created' }));
+    expect(await within(list()).findByRole('button', { name: /Added elsewhere/ })).toBeInTheDocument();
+    expect(server.listQueries()).toHaveLength(2);
+    act(() => live.push('connect'));
+    await waitFor(() => expect(server.listQueries()).toHaveLength(3));
+    unmount();
+    expect(live.feed.disconnected).toBe(true);
+  });
+});
+
+describe('KnowledgeTab: the editor', () => {
+  it("the plus button opens a blank 'New Knowledge Item' (vertical Customer Service, whatever the filter) without Delete", async () => {
+    fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
+    expect(screen.getByRole('heading', { name: 'New Knowledge Item' })).toBeInTheDocument();
+    expect(screen.queryByText(placeholder)).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Title')).toHaveValue('');
+    const content = screen.getByLabelText('Content');
+    expect(content).toHaveValue('');
+    expect(content.tagName).toBe('TEXTAREA');
+    expect(content).toHaveAttribute('rows', '8');
+    const vertical = screen.getByLabelText('Vertical');
+    expect(vertical).toHaveValue('customer-service');
+    expect(within(vertical).getAllByRole('option').map((o) => o.textContent)).toEqual(['Customer Service', 'HR', 'Legal', 'Sales']);
+    expect(screen.getByLabelText('Category')).toHaveValue('');
+    expect(screen.getByLabelText('Tags')).toHaveValue('');
+    expect(screen.getByRole('heading', { name: 'Supporting Documents' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it("selecting a row opens 'Edit Knowledge Item' with its fields, tags as comma-separated text, Delete, and fetches the whole item", async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
+    expect(row('Dental plan')).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByLabelText('Title')).toHaveValue('Dental plan');
+    expect(screen.getByLabelText('Content')).toHaveValue('The dental plan covers two check-ups a year.');
+    expect(screen.getByLabelText('Vertical')).toHaveValue('hr');
+    expect(screen.getByLabelText('Category')).toHaveValue('Benefits');
+    expect(screen.getByLabelText('Tags')).toHaveValue('benefits');
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    await waitFor(() => expect(server.callsTo('GET /api/knowledge/dental')).toHaveLength(1));
+
+    await user.click(row('Warranty claims'));
+    expect(screen.getByLabelText('Title')).toHaveValue('Warranty claims');
+    expect(screen.getByLabelText('Tags')).toHaveValue('warranty, blender, motor');
+  });
+
+  it('Save in create mode posts the item (tags trimmed, empties dropped), reloads the list and closes the editor', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
+    await user.type(screen.getByLabelText('Title'), 'Parental leave');
+    await user.type(screen.getByLabelText('Content'), 'Sixteen weeks of paid leave.');
+    await user.selectOptions(screen.getByLabelText('Vertical'), 'HR');
+    await user.type(screen.getByLabelText('Category'), 'Benefits');
+    await user.type(screen.getByLabelText('Tags'), ' leave, , parents ,benefits ,');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await screen.findByText(placeholder);
+    expect(server.callsTo('POST /api/knowledge').map((c) => c.body)).toEqual([
+      { title: 'Parental leave', content: 'Sixteen weeks of paid leave.', category: 'Benefits', vertical: 'hr', tags: ['leave', 'parents', 'benefits'], attachments: [] },
+    ]);
+    expect(await within(list()).findByRole('button', { name: /Parental leave/ })).toBeInTheDocument();
+    expect(server.listQueries()).toHaveLength(2);
+  });
+
+  it('Save has no client-side required fields: an empty item is sent, and the refusal shows the save alert', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user, alert } = renderTab();
+    await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to save knowledge item. Please try again.'));
+    expect(server.callsTo('POST /api/knowledge')[0].body).toEqual({ title: '', content: '', category: '', vertical: 'customer-service', tags: [], attachments: [] });
+    expect(screen.getByRole('heading', { name: 'New Knowledge Item' })).toBeInTheDocument();
+    expect(error).toHaveBeenCalled();
+  });
+
+  it("Save in edit mode puts the whole item (stored attachments by id, without content), reads 'Saving...' meanwhile, then reloads and closes", async () => {
+    const server = fakeKnowledgeServer(seed());
+    const pending = deferred({ status: 200, body: { success: true, data: makeKnowledgeItem({ id: 'warranty', title: 'Blender warranty' }) } });
+    server.on('PUT /api/knowledge/warranty', pending.handler);
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Warranty claims/ }));
+    await user.clear(screen.getByLabelText('Title'));
+    await user.type(screen.getByLabelText('Title'), 'Blender warranty');
+    await user.clear(screen.getByLabelText('Tags'));
+    await user.type(screen.getByLabelText('Tags'), 'warranty');
+    const listLoads = server.listQueries().length;
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    expect(server.callsTo('PUT /api/knowledge/warranty')[0].body).toEqual({
+      title: 'Blender warranty',
+      content: 'Every Zentrix blender has a two year warranty covering motor failure.',
+      category: 'Products',
+      vertical: 'customer-service',
+      tags: ['warranty'],
+      attachments: [{ id: 'steps', name: 'steps.txt', type: 'text/plain', size: 41 }],
+    });
+    pending.release();
+    await screen.findByText(placeholder);
+    await waitFor(() => expect(server.listQueries().length).toBe(listLoads + 1));
+  });
+
+  it('a failed save shows the alert and keeps the editor open with the edits', async () => {
+    const server = fakeKnowledgeServer(seed());
+    server.on('PUT /api/knowledge/dental', () => 'network-error');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user, alert } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.type(screen.getByLabelText('Title'), ' 2026');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to save knowledge item. Please try again.'));
+    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Title')).toHaveValue('Dental plan 2026');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+
+  it('Delete removes the item, reloads the list and closes the editor', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await screen.findByText(placeholder);
+    expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(1);
+    await waitFor(() => expect(within(list()).queryByRole('button', { name: /Dental plan/ })).not.toBeInTheDocument());
+    expect(row('Warranty claims')).toBeInTheDocument();
+  });
+
+  it("a failed delete shows the alert and keeps the item open; 'Deleting...' while it runs", async () => {
+    const server = fakeKnowledgeServer(seed());
+    const pending = deferred(fail(500, 'internal_error', 'Database is locked.'));
+    server.on('DELETE /api/knowledge/dental', pending.handler);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user, alert } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    pending.release();
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to delete knowledge item. Please try again.'));
+    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
+    expect(row('Dental plan')).toBeInTheDocument();
+  });
+
+  it('a delete that finishes after another item was opened leaves that editor open', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const pending = deferred({ status: 200, body: { success: true, data: { id: 'dental' } } });
+    server.on('DELETE /api/knowledge/dental', pending.handler);
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(row('Warranty claims'));
+    pending.release();
+    await waitFor(() => expect(server.listQueries().length).toBeGreaterThan(1));
+    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Title')).toHaveValue('Warranty claims');
+  });
+
+  it('the close button closes the editor without saving', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.type(screen.getByLabelText('Title'), ' changed');
+    await user.click(screen.getByRole('button', { name: 'Close editor' }));
+    expect(screen.getByText(placeholder)).toBeInTheDocument();
+    expect(server.callsTo('PUT /api/knowledge/dental')).toHaveLength(0);
+  });
+});

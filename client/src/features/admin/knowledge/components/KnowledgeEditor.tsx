@@ -1,0 +1,183 @@
+import { Loader2, Save, Trash2, UploadCloud, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import type { KnowledgeItem, KnowledgeItemInput } from '../api/knowledge-api';
+import { ATTACHMENT_ACCEPT, checkAttachmentFile, parseTags, readAsDataUrl, readAsText } from '../files';
+import { KNOWLEDGE } from '../strings';
+import { AttachmentList, type DraftAttachment } from './AttachmentList';
+import { AttachmentPreview } from './AttachmentPreview';
+import { FileDropZone } from './FileDropZone';
+import { verticalLabel } from './KnowledgeList';
+
+/** The verticals an item may belong to, in the order of the catalog. */
+const VERTICAL_OPTIONS = Object.keys(KNOWLEDGE.verticals);
+
+/** product-spec section 3: the new-item default. */
+const NEW_ITEM = { title: '', content: '', category: '', vertical: 'customer-service', tags: [] as string[], attachments: [] };
+
+let localIds = 0;
+/** Ids for attachments not saved yet (only used to tell them apart in the editor). */
+const nextLocalId = () => `local-${++localIds}`;
+
+export interface KnowledgeEditorProps {
+  /** The item being edited, or null for a new one. */
+  item: KnowledgeItem | null;
+  /** Stored attachments' content, once the whole item has been fetched. */
+  storedContent: ReadonlyMap<string, string> | undefined;
+  /** Fetching the whole item failed: stored attachments cannot be previewed. */
+  storedContentFailed: boolean;
+  saving: boolean;
+  deleting: boolean;
+  onSave(input: KnowledgeItemInput): void;
+  onDelete(): void;
+  onClose(): void;
+}
+
+const A = KNOWLEDGE.attachments;
+
+function problemText(name: string, reason: 'not-yet-supported' | 'unsupported' | 'too-large'): string {
+  if (reason === 'too-large') return A.tooLarge(name);
+  if (reason === 'not-yet-supported') return A.notYetSupportedFile(name);
+  return A.unsupported(name);
+}
+
+/**
+ * The editor of the right panel: 'New Knowledge Item' or 'Edit Knowledge Item', with Save, Delete
+ * (existing items), the fields, and the supporting documents. No client-side required-field
+ * checks (product-spec section 5): the server's verdict shows as the save alert.
+ */
+export function KnowledgeEditor(props: KnowledgeEditorProps) {
+  const { item, storedContent, storedContentFailed, saving, deleting, onSave, onDelete, onClose } = props;
+  const ids = useId();
+  const E = KNOWLEDGE.editor;
+  const initial = item ?? NEW_ITEM;
+  const [title, setTitle] = useState(initial.title);
+  const [content, setContent] = useState(initial.content);
+  const [vertical, setVertical] = useState(initial.vertical);
+  const [category, setCategory] = useState(initial.category);
+  const [tagsText, setTagsText] = useState(initial.tags.join(', '));
+  const [attachments, setAttachments] = useState<DraftAttachment[]>(() => (item?.attachments ?? []).map((a) => ({ ...a, isNew: false })));
+  const [reading, setReading] = useState(0);
+  const [previewing, setPreviewing] = useState<DraftAttachment | null>(null);
+  const busy = saving || deleting;
+
+  const addFiles = async (files: File[]) => {
+    const problems: string[] = [];
+    const accepted: Array<{ file: File; type: string; image: boolean }> = [];
+    for (const file of files) {
+      const check = checkAttachmentFile(file);
+      if (check.ok) accepted.push({ file, type: check.type, image: check.image });
+      else problems.push(problemText(file.name, check.reason));
+    }
+    if (problems.length) window.alert(problems.join('\n'));
+    if (accepted.length === 0) return;
+    setReading((n) => n + accepted.length);
+    const results = await Promise.allSettled(
+      accepted.map(async ({ file, type, image }): Promise<DraftAttachment> => ({
+        id: nextLocalId(),
+        name: file.name,
+        type,
+        size: file.size,
+        content: image ? await readAsDataUrl(file) : await readAsText(file),
+        isNew: true,
+      })),
+    );
+    setReading((n) => n - accepted.length);
+    const read = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (read.length) setAttachments((current) => [...current, ...read]);
+    const failed = results.filter((r) => r.status === 'rejected');
+    if (failed.length) {
+      console.error('Failed to read attachment', ...failed.map((r) => (r as PromiseRejectedResult).reason));
+      window.alert(KNOWLEDGE.alerts.uploadFailed);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    onSave({
+      title,
+      content,
+      category,
+      vertical,
+      tags: parseTags(tagsText),
+      // Stored attachments go back by id without content: the server keeps their files.
+      attachments: attachments.map((a) => (a.isNew ? { name: a.name, type: a.type, size: a.size, content: a.content } : { id: a.id, name: a.name, type: a.type, size: a.size })),
+    });
+  };
+
+  const previewContent = previewing && (previewing.content ?? storedContent?.get(previewing.id));
+
+  return (
+    <form className="kb-editor" onSubmit={submit} aria-labelledby={`${ids}-heading`}>
+      <div className="kb-editor-head">
+        <h2 id={`${ids}-heading`}>{item ? E.editTitle : E.newTitle}</h2>
+        <div className="kb-editor-actions">
+          <button type="submit" className="kb-button is-primary" disabled={busy}>
+            {saving ? <Loader2 size={16} className="kb-spin" aria-hidden="true" /> : <Save size={16} aria-hidden="true" />}
+            {saving ? E.saving : E.save}
+          </button>
+          {item && (
+            <button type="button" className="kb-button is-danger" onClick={onDelete} disabled={busy}>
+              {deleting ? <Loader2 size={16} className="kb-spin" aria-hidden="true" /> : <Trash2 size={16} aria-hidden="true" />}
+              {deleting ? E.deleting : E.delete}
+            </button>
+          )}
+          <button type="button" className="kb-icon-button" onClick={onClose} aria-label={E.close} title={E.close}>
+            <X size={18} aria-hidden="true" />
+          </button>
+        </div>
+      </div>
+
+      <div className="kb-field">
+        <label htmlFor={`${ids}-title`}>{E.title}</label>
+        <input id={`${ids}-title`} type="text" value={title} onChange={(e) => setTitle(e.target.value)} />
+      </div>
+      <div className="kb-field">
+        <label htmlFor={`${ids}-content`}>{E.content}</label>
+        <textarea id={`${ids}-content`} rows={8} value={content} onChange={(e) => setContent(e.target.value)} />
+      </div>
+      <div className="kb-field-row">
+        <div className="kb-field">
+          <label htmlFor={`${ids}-vertical`}>{E.vertical}</label>
+          <select id={`${ids}-vertical`} className="kb-select" value={vertical} onChange={(e) => setVertical(e.target.value)}>
+            {VERTICAL_OPTIONS.map((id) => (
+              <option key={id} value={id}>
+                {verticalLabel(id)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="kb-field">
+          <label htmlFor={`${ids}-category`}>{E.category}</label>
+          <input id={`${ids}-category`} type="text" value={category} onChange={(e) => setCategory(e.target.value)} />
+        </div>
+      </div>
+      <div className="kb-field">
+        <label htmlFor={`${ids}-tags`}>{E.tags}</label>
+        <input id={`${ids}-tags`} type="text" value={tagsText} onChange={(e) => setTagsText(e.target.value)} aria-describedby={`${ids}-tags-hint`} />
+        <span id={`${ids}-tags-hint`} className="kb-field-hint">
+          {E.tagsHint}
+        </span>
+      </div>
+
+      <section className="kb-documents" aria-labelledby={`${ids}-documents`}>
+        <h3 id={`${ids}-documents`}>{A.title}</h3>
+        <AttachmentList attachments={attachments} onPreview={setPreviewing} onRemove={(id) => setAttachments((current) => current.filter((a) => a.id !== id))} />
+        <FileDropZone label={A.add} accept={ATTACHMENT_ACCEPT} multiple onFiles={(files) => void addFiles(files)}>
+          <UploadCloud size={22} aria-hidden="true" />
+          <span className="kb-drop-prompt">{A.dropPrompt}</span>
+          <span className="kb-drop-hint">{A.dropHint}</span>
+          <span className="kb-drop-hint">{A.notYetSupported}</span>
+        </FileDropZone>
+        {reading > 0 && (
+          <div className="kb-progress" role="status">
+            <span>{A.reading(reading)}</span>
+            <progress aria-label={A.reading(reading)} />
+          </div>
+        )}
+      </section>
+
+      {previewing && <AttachmentPreview attachment={previewing} content={previewContent ?? undefined} failed={storedContentFailed} onClose={() => setPreviewing(null)} />}
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The file rules of the Knowledge Base tab (product-spec sections 5 "Knowledge" and 9), and the
+ * FileReader wrappers the tab reads files with.
+ *
+ * - Supporting documents (the editor): .txt, .json, .png, .jpg, .jpeg, at most 10MB each; PDF,
+ *   DOC, DOCX and Excel are "not yet supported". Images are read as data URLs, the rest as text.
+ * - Quick upload: .txt, .json and .pdf by extension (case-insensitive); Excel and Word are refused
+ *   with their own alert.
+ */
+
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+const ATTACHMENT_TYPES: Record<string, { type: string; image: boolean }> = {
+  '.txt': { type: 'text/plain', image: false },
+  '.json': { type: 'application/json', image: false },
+  '.png': { type: 'image/png', image: true },
+  '.jpg': { type: 'image/jpeg', image: true },
+  '.jpeg': { type: 'image/jpeg', image: true },
+};
+const NOT_YET_SUPPORTED_ATTACHMENTS = ['.pdf', '.doc', '.docx', '.xls', '.xlsx'];
+
+/** The file picker's `accept` for supporting documents. */
+export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES).join(',');
+/** The file picker's `accept` for quick upload. */
+export const QUICK_UPLOAD_ACCEPT = '.txt,.json,.pdf';
+
+/** ".PDF" -> ".pdf"; "" when the name has no extension. */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+/** The file name without its extension: "Leave policy.v2.pdf" -> "Leave policy.v2". */
+export function nameWithoutExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? name : name.slice(0, dot);
+}
+
+/** Comma-separated tags: trimmed, empties dropped. */
+export function parseTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+}
+
+export type AttachmentCheck =
+  | { ok: true; type: string; image: boolean }
+  | { ok: false; reason: 'not-yet-supported' | 'unsupported' | 'too-large' };
+
+/** Whether a file may become a supporting document, and how to read it. */
+export function checkAttachmentFile(file: { name: string; size: number }): AttachmentCheck {
+  const ext = extensionOf(file.name);
+  const accepted = ATTACHMENT_TYPES[ext];
+  if (!accepted) return { ok: false, reason: NOT_YET_SUPPORTED_ATTACHMENTS.includes(ext) ? 'not-yet-supported' : 'unsupported' };
+  if (file.size > MAX_ATTACHMENT_BYTES) return { ok: false, reason: 'too-large' };
+  return { ok: true, ...accepted };
+}
+
+export type QuickUploadKind = 'text' | 'pdf' | 'excel' | 'word' | 'unsupported';
+
+/** What quick upload does with a file, by its extension. */
+export function quickUploadKind(name: string): QuickUploadKind {
+  switch (extensionOf(name)) {
+    case '.txt':
+    case '.json':
+      return 'text';
+    case '.pdf':
+      return 'pdf';
+    case '.xlsx':
+    case '.xls':
+      return 'excel';
+    case '.docx':
+    case '.doc':
+      return 'word';
+    default:
+      return 'unsupported';
+  }
+}
+
+function read<T>(file: Blob, start: (reader: FileReader) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as T);
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.onabort = () => reject(new Error('Reading the file was aborted'));
+    start(reader);
+  });
+}
+
+export const readAsText = (file: Blob) => read<string>(file, (r) => r.readAsText(file));
+export const readAsDataUrl = (file: Blob) => read<string>(file, (r) => r.readAsDataURL(file));
+export const readAsArrayBuffer = (file: Blob) => read<ArrayBuffer>(file, (r) => r.readAsArrayBuffer(file));

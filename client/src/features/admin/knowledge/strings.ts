@@ -1,0 +1,89 @@
+/**
+ * Texts of the Knowledge Base tab. Texts quoted by the product spec (sections 2 "Knowledge Base
+ * tab", 5 "Knowledge" and 8 "Admin") are copied exactly; the others are ours.
+ */
+export const KNOWLEDGE = {
+  listTitle: 'Knowledge Items',
+  newItem: 'New knowledge item',
+  searchPlaceholder: 'Search knowledge...',
+  searchLabel: 'Search knowledge',
+  filterLabel: 'Filter by vertical',
+  allVerticals: 'All Verticals',
+  loadingList: 'Loading knowledge items...',
+  emptyList: 'No knowledge items found.',
+  hasAttachments: 'Has supporting documents',
+  placeholder: 'Select a knowledge item to edit or create a new one',
+
+  editor: {
+    newTitle: 'New Knowledge Item',
+    editTitle: 'Edit Knowledge Item',
+    save: 'Save',
+    saving: 'Saving...',
+    delete: 'Delete',
+    deleting: 'Deleting...',
+    close: 'Close editor',
+    title: 'Title',
+    content: 'Content',
+    vertical: 'Vertical',
+    category: 'Category',
+    tags: 'Tags',
+    tagsHint: 'Separate tags with commas',
+  },
+
+  attachments: {
+    title: 'Supporting Documents',
+    none: 'No supporting documents yet.',
+    preview: (name: string) => `Preview ${name}`,
+    remove: (name: string) => `Remove ${name}`,
+    previewLoading: 'Loading preview...',
+    previewFailed: 'The preview could not be loaded.',
+    closePreview: 'Close preview',
+    add: 'Add supporting documents',
+    dropPrompt: 'Drag and drop files here, or click to choose',
+    dropHint: 'TXT, JSON, PNG, JPG or JPEG, up to 10MB each. Several files at once are fine.',
+    notYetSupported: 'PDF, DOC, DOCX and Excel attachments are not yet supported.',
+    reading: (count: number) => (count === 1 ? 'Reading 1 file...' : `Reading ${count} files...`),
+    tooLarge: (name: string) => `"${name}" is larger than 10MB, the limit for each file.`,
+    unsupported: (name: string) => `"${name}" is not a supported type. Use .txt, .json, .png, .jpg or .jpeg files.`,
+    notYetSupportedFile: (name: string) => `"${name}": PDF, DOC, DOCX and Excel attachments are not yet supported.`,
+  },
+
+  quickUpload: {
+    title: 'Quick Upload Document',
+    choose: 'Upload a TXT, JSON or PDF document',
+    prompt: 'Drop a file here or click to choose',
+    formats: 'TXT, JSON, PDF',
+    busy: 'Uploading...',
+    reading: (name: string) => `Reading ${name}...`,
+    loadingParser: 'Loading the PDF reader...',
+    parsing: (page: number, pages: number) => `Reading page ${page} of ${pages}...`,
+    saving: (name: string) => `Saving ${name}...`,
+    officeNotSupported: (kind: 'Excel' | 'Word') =>
+      `${kind} files are not yet supported. Please:\n` +
+      '1. Copy and paste the content into a new knowledge item, or\n' +
+      '2. Convert the file to plain text (.txt), or\n' +
+      '3. For spreadsheets, save as CSV and convert it to text.\n\n' +
+      'Supported formats: TXT, JSON, PDF',
+    unsupported: (name: string) => `"${name}" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF`,
+  },
+
+  alerts: {
+    saveFailed: 'Failed to save knowledge item. Please try again.',
+    deleteFailed: 'Failed to delete knowledge item. Please try again.',
+    uploadFailed: 'Failed to upload file. Please try again.',
+    emptyFile: 'The file appears to be empty or could not be read.',
+    emptyPdf: 'The PDF appears to be empty or contains no extractable text.',
+    pdfParseFailed: 'Failed to parse PDF file. The file may be corrupted or contain only images.',
+    pdfReadFailed: 'Failed to read PDF file.',
+    uploaded: (name: string) => `Successfully uploaded: ${name}`,
+    uploadedPdf: (name: string) => `Successfully uploaded and parsed PDF: ${name}`,
+  },
+
+  /** Labels of the verticals a knowledge item may belong to (every enabled vertical). */
+  verticals: {
+    'customer-service': 'Customer Service',
+    hr: 'HR',
+    legal: 'Legal',
+    sales: 'Sales',
+  } as Record<string, string>,
+};

@@ -1,0 +1,36 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { KnowledgeTab, type KnowledgeTabProps } from '../KnowledgeTab';
+import { fakeFeed } from './fake-knowledge-server';
+import { loadLegacyPdfJs } from './legacy-pdfjs';
+
+/**
+ * The tab as the console mounts it (its own query client), with a fake `/admin` socket, PDF.js's
+ * build that runs in jsdom, and `window.alert` recorded. Files are offered to inputs whatever
+ * their `accept` says (a user can pick "All files", and drops ignore it).
+ */
+export function renderTab(props: KnowledgeTabProps = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const live = fakeFeed();
+  const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+  const user = userEvent.setup({ applyAccept: false });
+  const view = render(
+    <QueryClientProvider client={client}>
+      <KnowledgeTab connectFeed={live.connect} loadPdfJs={loadLegacyPdfJs} {...props} />
+    </QueryClientProvider>,
+  );
+  return { user, live, alert, client, ...view };
+}
+
+/** A text file; `bytes` pads it to an exact size. */
+export function textFile(name: string, text: string, type = 'text/plain'): File {
+  return new File([text], name, { type });
+}
+
+/** A 1x1 PNG. */
+export function pngFile(name = 'diagram.png'): File {
+  const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+  return new File([bytes], name, { type: 'image/png' });
+}

@@ -1,0 +1,181 @@
+/**
+ * The auth session of product-spec section 4: `user`, `isLoading`, `isAuthenticated`.
+ *
+ * - On start a status check (GET /api/auth/me) sets the user only when the answer has success and
+ *   a user; otherwise, or on failure, the user is cleared. Loading ends either way.
+ * - Code verification and password sign-in set the user only when success and a user come back.
+ * - Logout always clears the user, even when the request fails (the failure is only logged).
+ * - While signed in, the session is refreshed every 23 hours; a failed or unsuccessful refresh
+ *   logs out and returns false.
+ *
+ * The session lives in the TanStack Query cache (key ['auth', 'session']), so the rest of the
+ * admin console reads server state through one layer.
+ */
+import { MutationCache, QueryCache, QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api';
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { authApi, type AuthUser, type LoginMethods, serverMessage } from './api/auth-api';
+import { LOGIN, SESSION } from './strings';
+
+/** product-spec section 9: 82,800,000 ms. */
+export const REFRESH_INTERVAL_MS = 23 * 60 * 60 * 1000;
+export const SESSION_QUERY_KEY = ['auth', 'session'] as const;
+
+export interface ActionResult {
+  success: boolean;
+  message?: string;
+  user?: AuthUser;
+}
+
+export interface MethodsResult {
+  success: boolean;
+  message?: string;
+  methods?: LoginMethods;
+}
+
+export interface AuthContextValue {
+  user: AuthUser | null;
+  isLoading: boolean;
+  isAuthenticated: boolean;
+  checkLoginMethods(email: string): Promise<MethodsResult>;
+  loginWithPassword(email: string, password: string): Promise<ActionResult>;
+  requestOtp(email: string): Promise<ActionResult>;
+  verifyOtp(email: string, otp: string): Promise<ActionResult>;
+  logout(): Promise<void>;
+  refreshToken(): Promise<boolean>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function describe(error: unknown, fallback: string): string {
+  return serverMessage(error) ?? (error instanceof Error && error.message ? `${fallback}: ${error.message}` : fallback);
+}
+
+async function fetchSessionUser(): Promise<AuthUser | null> {
+  try {
+    const body = await authApi.me();
+    return body.success && body.user ? body.user : null;
+  } catch (error) {
+    console.info(`Auth status: ${describe(error, SESSION.notAuthenticated)}`);
+    return null;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const session = useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: fetchSessionUser,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  const user = session.data ?? null;
+  const isAuthenticated = user !== null;
+
+  const setUser = useCallback((next: AuthUser | null) => queryClient.setQueryData(SESSION_QUERY_KEY, next), [queryClient]);
+
+  /** success + user -> signed in; anything else leaves the session as it was. */
+  const signIn = useCallback(
+    async (call: () => Promise<{ success: boolean; message?: string; user?: AuthUser }>, fallback: string): Promise<ActionResult> => {
+      try {
+        const body = await call();
+        if (body.success && body.user) {
+          setUser(body.user);
+          return { success: true, message: body.message, user: body.user };
+        }
+        return { success: false, message: body.message || fallback };
+      } catch (error) {
+        return { success: false, message: serverMessage(error) ?? fallback };
+      }
+    },
+    [setUser],
+  );
+
+  const checkLoginMethods = useCallback(async (email: string): Promise<MethodsResult> => {
+    try {
+      const body = await authApi.checkMethods(email);
+      return { success: body.success, message: body.message, methods: body.methods };
+    } catch (error) {
+      return { success: false, message: serverMessage(error) ?? LOGIN.checkMethodsFailed };
+    }
+  }, []);
+
+  /** No fallback message here: the caller knows whether it was a first send or a resend. */
+  const requestOtp = useCallback(async (email: string): Promise<ActionResult> => {
+    try {
+      const body = await authApi.requestOtp(email);
+      return { success: body.success, message: body.message || undefined };
+    } catch (error) {
+      return { success: false, message: serverMessage(error) };
+    }
+  }, []);
+
+  const loginWithPassword = useCallback((email: string, password: string) => signIn(() => authApi.loginPassword(email, password), LOGIN.loginFailed), [signIn]);
+  const verifyOtp = useCallback((email: string, otp: string) => signIn(() => authApi.verifyOtp(email, otp), LOGIN.verificationFailed), [signIn]);
+
+  const logout = useCallback(async () => {
+    try {
+      await authApi.logout();
+    } catch (error) {
+      console.error(describe(error, SESSION.logoutFailed));
+    } finally {
+      setUser(null);
+      // Nothing an admin loaded stays in memory after logout.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
+    }
+  }, [queryClient, setUser]);
+
+  const refreshToken = useCallback(async (): Promise<boolean> => {
+    try {
+      const body = await authApi.refresh();
+      if (body.success) {
+        if (body.user) setUser(body.user);
+        return true;
+      }
+      console.error(body.message || SESSION.refreshFailed);
+    } catch (error) {
+      console.error(describe(error, SESSION.refreshFailed));
+    }
+    await logout();
+    return false;
+  }, [logout, setUser]);
+
+  useEffect(() => {
+    if (!isAuthenticated) return;
+    const timer = setInterval(() => void refreshToken(), REFRESH_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [isAuthenticated, refreshToken]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, isLoading: session.isPending, isAuthenticated, checkLoginMethods, loginWithPassword, requestOtp, verifyOtp, logout, refreshToken }),
+    [user, session.isPending, isAuthenticated, checkLoginMethods, loginWithPassword, requestOtp, verifyOtp, logout, refreshToken],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/**
+ * The console's query client: any admin call answered 401 (session expired or revoked elsewhere)
+ * signs the console out, so the gate shows the login screen instead of failing panels.
+ */
+export function createAdminQueryClient(): QueryClient {
+  const signOutOn401 = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) client.setQueryData(SESSION_QUERY_KEY, null);
+  };
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError: signOutOn401 }),
+    mutationCache: new MutationCache({ onError: signOutOn401 }),
+    defaultOptions: {
+      queries: { retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1, refetchOnWindowFocus: false },
+    },
+  });
+  return client;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error(SESSION.outsideProvider);
+  return context;
+}

@@ -1,0 +1,288 @@
+import { ArrowLeft, KeyRound, LoaderCircle, Mail, ShieldCheck } from 'lucide-react';
+import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import type { LoginMethods } from '../api/auth-api';
+import { useAuth } from '../AuthProvider';
+import { LOGIN } from '../strings';
+import { Banner } from './Banner';
+import { StepProgress } from './StepProgress';
+import '../login.css';
+
+type Step = 'email' | 'method' | 'password' | 'otp';
+
+const STEP_NUMBER: Record<Step, 1 | 2 | 3> = { email: 1, method: 2, password: 3, otp: 3 };
+const CODE_LENGTH = 6;
+
+/**
+ * Digits only, at most 6 (product-spec section 5). Applied to every change instead of a maxLength
+ * attribute, which would cut a pasted "Code: 123 456" before its digits.
+ */
+export function sanitizeCode(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, CODE_LENGTH);
+}
+
+function Busy({ busy, idle, working }: { busy: boolean; idle: string; working: string }) {
+  return busy ? (
+    <>
+      <LoaderCircle className="login-spin" size={18} aria-hidden="true" />
+      {working}
+    </>
+  ) : (
+    <>{idle}</>
+  );
+}
+
+/**
+ * 'Admin Access': email -> (method choice when both are allowed) -> password or emailed code.
+ * Only password: straight to the password step. Only code: the code is requested at once.
+ * Back links: 'Change Email' from the method choice; 'Back' from password or code, to the method
+ * choice when both methods are allowed, otherwise to the email step.
+ */
+export function LoginScreen() {
+  const auth = useAuth();
+  const ids = useId();
+  const [step, setStep] = useState<Step>('email');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [methods, setMethods] = useState<LoginMethods | null>(null);
+  const [error, setError] = useState('');
+  const [success, setSuccess] = useState('');
+  const [busy, setBusy] = useState<null | 'check' | 'send' | 'login' | 'verify' | 'resend'>(null);
+
+  const trimmedEmail = email.trim();
+  const bothMethods = Boolean(methods?.password && methods?.otp);
+
+  const go = (next: Step) => {
+    setStep(next);
+    setError('');
+    setSuccess('');
+    setPassword('');
+    setCode('');
+  };
+
+  const run = async (kind: NonNullable<typeof busy>, work: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(kind);
+    setError('');
+    setSuccess('');
+    try {
+      await work();
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const sendCode = async (): Promise<boolean> => {
+    const result = await auth.requestOtp(trimmedEmail);
+    if (!result.success) {
+      setError(result.message || LOGIN.sendCodeFailed);
+      return false;
+    }
+    go('otp');
+    setSuccess(result.message || LOGIN.codeSent);
+    return true;
+  };
+
+  const submitEmail = () => {
+    if (!trimmedEmail) return setError(LOGIN.emailRequired);
+    void run('check', async () => {
+      const result = await auth.checkLoginMethods(trimmedEmail);
+      const found = result.success ? result.methods : undefined;
+      if (!found || (!found.password && !found.otp)) {
+        setError(result.message && !result.success ? result.message : LOGIN.emailNotAuthorized);
+        return;
+      }
+      setMethods(found);
+      if (found.password && found.otp) go('method');
+      else if (found.password) go('password');
+      else await sendCode();
+    });
+  };
+
+  const submitPassword = () => {
+    if (!password.trim()) return setError(LOGIN.passwordRequired);
+    void run('login', async () => {
+      const result = await auth.loginWithPassword(trimmedEmail, password);
+      if (result.success) setSuccess(LOGIN.loginSuccessful);
+      else setError(result.message || LOGIN.loginFailed);
+    });
+  };
+
+  const submitCode = () => {
+    if (!code) return setError(LOGIN.codeRequired);
+    if (code.length !== CODE_LENGTH) return setError(LOGIN.codeIncomplete);
+    void run('verify', async () => {
+      const result = await auth.verifyOtp(trimmedEmail, code);
+      if (result.success) setSuccess(LOGIN.loginSuccessful);
+      else setError(result.message || LOGIN.verificationFailed);
+    });
+  };
+
+  const resendCode = () =>
+    void run('resend', async () => {
+      const result = await auth.requestOtp(trimmedEmail);
+      if (result.success) {
+        setCode('');
+        setSuccess(LOGIN.newCodeSent);
+      } else setError(result.message || LOGIN.resendFailed);
+    });
+
+  const back = () => go(bothMethods ? 'method' : 'email');
+
+  /** Enter submits even while the button is disabled, so an empty field says what is missing. */
+  const submitOnEnter = (submit: () => void) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      submit();
+    }
+  };
+  const onSubmit = (submit: () => void) => (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+
+  const signedIn = success === LOGIN.loginSuccessful;
+  const locked = busy !== null || signedIn;
+
+  let body: ReactNode;
+  if (step === 'email') {
+    body = (
+      <form className="login-form" onSubmit={onSubmit(submitEmail)} noValidate>
+        <label className="login-label" htmlFor={`${ids}-email`}>
+          {LOGIN.emailLabel}
+        </label>
+        <div className="login-field">
+          <Mail size={18} aria-hidden="true" />
+          <input
+            id={`${ids}-email`}
+            type="email"
+            autoComplete="username"
+            autoFocus
+            placeholder={LOGIN.emailPlaceholder}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            onKeyDown={submitOnEnter(submitEmail)}
+            disabled={locked}
+          />
+        </div>
+        <button type="submit" className="login-primary" disabled={!email || locked}>
+          <Busy busy={busy === 'check' || busy === 'send'} idle={LOGIN.continue} working={LOGIN.checking} />
+        </button>
+      </form>
+    );
+  } else if (step === 'method') {
+    body = (
+      <div className="login-form">
+        <p className="login-who">
+          {LOGIN.signingInAs} <strong>{trimmedEmail}</strong>
+        </p>
+        <div className="login-methods">
+          <button type="button" className="login-method" onClick={() => go('password')} disabled={locked}>
+            <KeyRound size={22} aria-hidden="true" />
+            <span>
+              <strong>{LOGIN.usePassword}</strong>
+              <small>{LOGIN.usePasswordHint}</small>
+            </span>
+          </button>
+          <button type="button" className="login-method" onClick={() => void run('send', async () => void (await sendCode()))} disabled={locked}>
+            <Mail size={22} aria-hidden="true" />
+            <span>
+              <strong>{busy === 'send' ? LOGIN.sendingCode : LOGIN.useCode}</strong>
+              <small>{LOGIN.useCodeHint}</small>
+            </span>
+          </button>
+        </div>
+        <button type="button" className="login-link" onClick={() => go('email')} disabled={locked}>
+          <ArrowLeft size={16} aria-hidden="true" />
+          {LOGIN.changeEmail}
+        </button>
+      </div>
+    );
+  } else if (step === 'password') {
+    body = (
+      <form className="login-form" onSubmit={onSubmit(submitPassword)} noValidate>
+        <p className="login-who">
+          {LOGIN.signingInAs} <strong>{trimmedEmail}</strong>
+        </p>
+        <input type="email" name="email" autoComplete="username" value={trimmedEmail} readOnly hidden />
+        <label className="login-label" htmlFor={`${ids}-password`}>
+          {LOGIN.passwordLabel}
+        </label>
+        <div className="login-field">
+          <KeyRound size={18} aria-hidden="true" />
+          <input
+            id={`${ids}-password`}
+            type="password"
+            autoComplete="current-password"
+            autoFocus
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            onKeyDown={submitOnEnter(submitPassword)}
+            disabled={locked}
+          />
+        </div>
+        <button type="submit" className="login-primary" disabled={!password || locked}>
+          <Busy busy={busy === 'login'} idle={LOGIN.login} working={LOGIN.loggingIn} />
+        </button>
+        <button type="button" className="login-link" onClick={back} disabled={locked}>
+          <ArrowLeft size={16} aria-hidden="true" />
+          {LOGIN.back}
+        </button>
+      </form>
+    );
+  } else {
+    body = (
+      <form className="login-form" onSubmit={onSubmit(submitCode)} noValidate>
+        <p className="login-who">
+          {LOGIN.signingInAs} <strong>{trimmedEmail}</strong>
+        </p>
+        <label className="login-label" htmlFor={`${ids}-code`}>
+          {LOGIN.codeLabel}
+        </label>
+        <input
+          id={`${ids}-code`}
+          className="login-code"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          placeholder={LOGIN.codePlaceholder}
+          value={code}
+          onChange={(e) => setCode(sanitizeCode(e.target.value))}
+          onKeyDown={submitOnEnter(submitCode)}
+          disabled={locked}
+        />
+        <button type="submit" className="login-primary" disabled={code.length !== CODE_LENGTH || locked}>
+          <Busy busy={busy === 'verify'} idle={LOGIN.verify} working={LOGIN.verifying} />
+        </button>
+        <div className="login-row">
+          <button type="button" className="login-link" onClick={back} disabled={locked}>
+            <ArrowLeft size={16} aria-hidden="true" />
+            {LOGIN.back}
+          </button>
+          <button type="button" className="login-link" onClick={resendCode} disabled={locked}>
+            {busy === 'resend' ? LOGIN.sendingCode : LOGIN.resend}
+          </button>
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <main className="login-page">
+      <section className="login-card" aria-labelledby={`${ids}-title`}>
+        <div className="login-badge" aria-hidden="true">
+          <ShieldCheck size={28} />
+        </div>
+        <h1 id={`${ids}-title`} className="login-title">
+          {LOGIN.title}
+        </h1>
+        <p className="login-subtitle">{LOGIN.subtitles[step]}</p>
+        <StepProgress current={STEP_NUMBER[step]} />
+        {error && <Banner kind="error">{error}</Banner>}
+        {success && <Banner kind="success">{success}</Banner>}
+        {body}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,47 @@
+import { useLayoutEffect, useRef } from 'react';
+import type { ChatMessage } from '../../../lib/reply-stream';
+import { CHAT } from '../strings';
+import { MessageItem } from './MessageItem';
+
+/** How close to the bottom (px) still counts as "reading the newest message". */
+const STICKY_PX = 80;
+
+/**
+ * The conversation. A new message always scrolls it to the bottom; a growing reply keeps it
+ * there unless the visitor has scrolled up to read something earlier.
+ */
+export function MessageList({ messages, busy }: { messages: ChatMessage[]; busy: boolean }) {
+  const list = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const count = useRef(0);
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const added = messages.length !== count.current;
+    count.current = messages.length;
+    if (added || stick.current) {
+      el.scrollTop = el.scrollHeight;
+      stick.current = true;
+    }
+  }, [messages]);
+
+  return (
+    <div
+      ref={list}
+      className="message-list"
+      role="log"
+      aria-label={CHAT.messagesLabel}
+      aria-busy={busy}
+      tabIndex={0}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICKY_PX;
+      }}
+    >
+      {messages.map((message) => (
+        <MessageItem key={message.id} message={message} />
+      ))}
+    </div>
+  );
+}

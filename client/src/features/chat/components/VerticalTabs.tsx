@@ -1,0 +1,77 @@
+import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { VERTICALS, type VerticalId } from '@shared/catalog/verticals';
+import { CHAT } from '../strings';
+import { VerticalIcon } from './VerticalIcon';
+
+/**
+ * The vertical tab bar (ARIA tabs, manual activation): arrow keys, Home and End move focus,
+ * Enter or Space selects. A disabled vertical is shown with its badge, is aria-disabled and
+ * does nothing when clicked.
+ */
+export function VerticalTabs(props: { selected: VerticalId; panelId: string; onSelect(id: VerticalId): void; isEnabled?: (id: VerticalId) => boolean }) {
+  const { selected, panelId, onSelect } = props;
+  const isEnabled = props.isEnabled ?? ((id: VerticalId) => VERTICALS.find((v) => v.id === id)?.enabled ?? false);
+  const tabs = useRef<(HTMLButtonElement | null)[]>([]);
+  const selectedIndex = VERTICALS.findIndex((v) => v.id === selected);
+  const [focusIndex, setFocusIndex] = useState(selectedIndex);
+  useEffect(() => setFocusIndex(selectedIndex), [selectedIndex]);
+
+  const moveFocus = (index: number) => {
+    const next = (index + VERTICALS.length) % VERTICALS.length;
+    setFocusIndex(next);
+    tabs.current[next]?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, number> = {
+      ArrowRight: focusIndex + 1,
+      ArrowDown: focusIndex + 1,
+      ArrowLeft: focusIndex - 1,
+      ArrowUp: focusIndex - 1,
+      Home: 0,
+      End: VERTICALS.length - 1,
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    moveFocus(moves[event.key]);
+  };
+
+  return (
+    <div className="vertical-tabs" role="tablist" aria-label={CHAT.servicesLabel} onKeyDown={onKeyDown}>
+      {VERTICALS.map((vertical, index) => {
+        const isSelected = vertical.id === selected;
+        const enabled = isEnabled(vertical.id);
+        const className = ['vertical-tab', isSelected && 'is-selected', !enabled && 'is-disabled'].filter(Boolean).join(' ');
+        return (
+          <button
+            key={vertical.id}
+            ref={(el) => {
+              tabs.current[index] = el;
+            }}
+            id={`tab-${vertical.id}`}
+            type="button"
+            role="tab"
+            className={className}
+            aria-selected={isSelected}
+            aria-controls={isSelected ? panelId : undefined}
+            aria-disabled={enabled ? undefined : true}
+            tabIndex={index === focusIndex ? 0 : -1}
+            style={{ '--accent': vertical.color } as CSSProperties}
+            onFocus={() => setFocusIndex(index)}
+            onClick={() => {
+              if (enabled) onSelect(vertical.id);
+            }}
+          >
+            <VerticalIcon name={vertical.icon} size={18} />
+            <span className="vertical-tab-name">{vertical.name}</span>
+            {vertical.badge ? (
+              <span className="vertical-tab-badge">{vertical.badge}</span>
+            ) : (
+              !enabled && <span className="vertical-tab-badge">{CHAT.unavailableBadge}</span>
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

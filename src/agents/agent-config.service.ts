@@ -1,0 +1,377 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AdminEventsService } from '../admin-events/admin-events.service';
+import { AppError } from '../common/app-error';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Setting } from '../database/setting.entity';
+import { writeTransaction } from '../database/write-queue';
+import { listModels } from '../llm/adapters/list-models';
+import { LlmError, ProviderConnection } from '../llm/llm.types';
+import { DEFAULT_MODELS, getProvider, ProviderId } from '../shared/catalog/providers';
+import { ENABLED_VERTICAL_IDS, getVertical } from '../shared/catalog/verticals';
+import type { ConfigChangedPayload } from '../shared/contracts/socket';
+import { Agent } from './agent.entity';
+import { AgentRegistryService, ConfigSnapshot, LoadedAgent } from './agent-registry.service';
+import { ConfigChangeBus } from './config-change-bus';
+import {
+  AGENT_DEFAULTS,
+  AGENT_ID_PATTERN,
+  AgentConfigDto,
+  AgentInput,
+  KeyTestInput,
+  LIMITS,
+} from './dto/agent-config.dto';
+import { applySettingsUpdate, GLOBAL_SETTINGS_KEY, GlobalSettings, MAX_RESPONSE_LENGTH_LIMIT } from './global-settings';
+import { maskApiKey, SecretBox } from './secret-box';
+
+export interface SystemConfigDto {
+  agents: AgentConfigDto[];
+  global: GlobalSettings;
+}
+
+export interface ConfigProblem {
+  /** error: chats will fail or fall back; warning: works, but probably not as meant. */
+  severity: 'error' | 'warning';
+  agentId?: string;
+  field?: string;
+  message: string;
+}
+
+export interface ValidationReport {
+  valid: boolean;
+  problems: ConfigProblem[];
+  checkedAt: string;
+}
+
+export interface KeyTestResult {
+  isValid: boolean;
+  reason: string;
+  provider: ProviderId;
+  /** How many models the key can list (when valid). */
+  modelCount?: number;
+  /** Whether the model asked about is among them (when a model was named and the key is valid). */
+  modelAvailable?: boolean;
+  latencyMs: number;
+}
+
+/** Everything but the secrets, as a file an administrator can keep or compare. */
+export interface ConfigExport {
+  format: 'support-assistant-config';
+  version: 1;
+  exportedAt: string;
+  global: GlobalSettings;
+  agents: Array<Omit<AgentConfigDto, 'llmConfig' | 'keyError'> & { llmConfig: Omit<AgentConfigDto['llmConfig'], 'apiKey'> & { hasApiKey: boolean } }>;
+}
+
+/**
+ * The Config API's logic (product-spec section 7 "Config"): agents CRUD with encrypted keys,
+ * global settings, validation, export, and the API key test through the vendor's SDK.
+ * Every change reloads this server's cache, tells the other servers, and pushes `config:changed`
+ * to the admin consoles.
+ */
+@Injectable()
+export class AgentConfigService {
+  private readonly logger = new Logger('AgentConfig');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: AgentRegistryService,
+    private readonly box: SecretBox,
+    private readonly bus: ConfigChangeBus,
+    private readonly adminEvents: AdminEventsService,
+  ) {}
+
+  async getConfig(): Promise<SystemConfigDto> {
+    const snapshot = await this.registry.reload();
+    return { agents: snapshot.agents.map(toDto), global: snapshot.global };
+  }
+
+  async getAgent(agentId: string): Promise<AgentConfigDto> {
+    return toDto(this.find(await this.registry.reload(), agentId));
+  }
+
+  async createAgent(input: AgentInput): Promise<AgentConfigDto> {
+    if (!input.agentName) throw new AppError('validation_failed', '"agentName" is required.');
+    if (!input.vertical) throw new AppError('validation_failed', '"vertical" is required.');
+    if (!input.provider) throw new AppError('validation_failed', '"llmConfig.provider" is required.');
+    const agentId = input.agentId ?? slugify(`${input.agentName}`);
+    if (!AGENT_ID_PATTERN.test(agentId)) throw new AppError('validation_failed', 'Give the agent an "agentId" (a slug such as "billing-agent").');
+    const now = Date.now();
+    const row: Agent = {
+      agentId,
+      agentName: input.agentName,
+      vertical: input.vertical,
+      enabled: input.enabled ?? true,
+      systemPrompt: input.systemPrompt ?? '',
+      timeoutMs: input.timeout ?? AGENT_DEFAULTS.timeout,
+      provider: input.provider,
+      model: input.model ?? DEFAULT_MODELS[input.provider],
+      apiKeyCipher: input.apiKey ? this.box.encrypt(input.apiKey, agentId) : null,
+      temperature: input.temperature ?? null,
+      maxTokens: input.maxTokens ?? AGENT_DEFAULTS.maxTokens,
+      endpoint: input.endpoint ?? null,
+      baseUrl: input.baseUrl ?? null,
+      apiVersion: input.apiVersion ?? null,
+      position: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await writeTransaction(this.dataSource, async (m) => {
+      const repo = m.getRepository(Agent);
+      if (await repo.existsBy({ agentId })) throw new AppError('conflict', `An agent with the id "${agentId}" already exists.`);
+      const last = await repo.createQueryBuilder('a').select('MAX(a.position)', 'max').getRawOne<{ max: number | string | null }>();
+      row.position = Number(last?.max ?? -1) + 1;
+      await repo.insert(row);
+    });
+    return this.changed({ agentId }, agentId);
+  }
+
+  async updateAgent(agentId: string, input: AgentInput): Promise<AgentConfigDto> {
+    if (input.agentId !== undefined && input.agentId !== agentId) {
+      throw new AppError('validation_failed', 'An agent\'s "agentId" cannot be changed; create a new agent instead.');
+    }
+    await writeTransaction(this.dataSource, async (m) => {
+      const repo = m.getRepository(Agent);
+      const row = await repo.findOneBy({ agentId });
+      if (!row) throw new AppError('not_found', `No agent with the id "${agentId}".`);
+      const providerChanged = input.provider !== undefined && input.provider !== row.provider;
+      if (input.agentName !== undefined) row.agentName = input.agentName;
+      if (input.vertical !== undefined) row.vertical = input.vertical;
+      if (input.enabled !== undefined) row.enabled = input.enabled;
+      if (input.systemPrompt !== undefined) row.systemPrompt = input.systemPrompt;
+      if (input.timeout !== undefined) row.timeoutMs = input.timeout;
+      if (input.provider !== undefined) row.provider = input.provider;
+      if (input.model !== undefined) row.model = input.model;
+      else if (providerChanged) row.model = DEFAULT_MODELS[row.provider];
+      if (input.temperature !== undefined) row.temperature = input.temperature;
+      if (input.maxTokens !== undefined) row.maxTokens = input.maxTokens;
+      if (input.endpoint !== undefined) row.endpoint = input.endpoint;
+      if (input.baseUrl !== undefined) row.baseUrl = input.baseUrl;
+      if (input.apiVersion !== undefined) row.apiVersion = input.apiVersion;
+      if (input.apiKey === null) row.apiKeyCipher = null;
+      else if (input.apiKey !== undefined) row.apiKeyCipher = this.box.encrypt(input.apiKey, agentId);
+      row.updatedAt = Date.now();
+      await repo.save(row);
+    });
+    return this.changed({ agentId }, agentId);
+  }
+
+  async deleteAgent(agentId: string): Promise<{ agentId: string }> {
+    await writeTransaction(this.dataSource, async (m) => {
+      const result = await m.getRepository(Agent).delete({ agentId });
+      if (!result.affected) throw new AppError('not_found', `No agent with the id "${agentId}".`);
+    });
+    await this.changed({ agentId });
+    return { agentId };
+  }
+
+  async updateGlobal(body: unknown): Promise<GlobalSettings> {
+    const current = (await this.registry.reload()).global;
+    const next = applySettingsUpdate(current, body);
+    await writeTransaction(this.dataSource, (m) =>
+      m.getRepository(Setting).save({ key: GLOBAL_SETTINGS_KEY, value: JSON.stringify(next), updatedAt: Date.now() }),
+    );
+    const changed = Object.keys(next).filter((k) => JSON.stringify(next[k as keyof GlobalSettings]) !== JSON.stringify(current[k as keyof GlobalSettings]));
+    this.logger.log(`Global settings saved${changed.length ? ` (${changed.join(', ')})` : ''}`);
+    await this.changed({});
+    return (await this.registry.current()).global;
+  }
+
+  /** Real checks of the whole configuration; problems are listed, not thrown. */
+  async validate(): Promise<ValidationReport> {
+    const { agents, global } = await this.registry.reload();
+    const problems: ConfigProblem[] = [];
+    const enabledAgents = agents.filter((a) => a.row.enabled);
+    const universal = enabledAgents.find((a) => a.row.vertical === 'universal');
+    for (const vertical of ENABLED_VERTICAL_IDS) {
+      if (!global.verticals[vertical]) continue;
+      if (enabledAgents.some((a) => a.row.vertical === vertical)) continue;
+      const name = getVertical(vertical)?.name ?? vertical;
+      problems.push(
+        universal
+          ? { severity: 'warning', field: `verticals.${vertical}`, message: `${name} has no enabled agent of its own; the universal agent ${universal.row.agentId} answers it.` }
+          : { severity: 'error', field: `verticals.${vertical}`, message: `${name} is enabled but has no enabled agent (and there is no enabled universal agent); the offline responder would answer.` },
+      );
+    }
+    for (const agent of agents) {
+      const row = agent.row;
+      const at = (field: string, message: string, severity: ConfigProblem['severity'] = 'error') =>
+        problems.push({ severity, agentId: row.agentId, field, message: `${row.agentName} (${row.agentId}): ${message}` });
+      if (!row.enabled) continue;
+      const provider = getProvider(row.provider);
+      if (!provider) at('llmConfig.provider', `unknown provider "${row.provider}".`);
+      if (!row.model.trim()) at('llmConfig.model', 'no model is set.');
+      if (provider?.needsApiKey && !agent.apiKey && !agent.keyError) at('llmConfig.apiKey', `no API key is set for ${provider.label}.`);
+      if (agent.keyError) at('llmConfig.apiKey', agent.keyError);
+      if (row.provider === 'azure' && !row.endpoint) at('llmConfig.endpoint', 'Azure OpenAI needs the resource endpoint.');
+      if (row.provider === 'openai-compatible' && !row.baseUrl && !row.endpoint) at('llmConfig.baseUrl', 'an OpenAI-compatible server needs its base URL.');
+      if (row.temperature !== null && !(row.temperature >= 0 && row.temperature <= 1)) at('llmConfig.temperature', `temperature ${row.temperature} is outside 0 to 1.`);
+      if (!(Number.isInteger(row.maxTokens) && row.maxTokens >= 1 && row.maxTokens <= LIMITS.maxTokens)) at('llmConfig.maxTokens', `max tokens ${row.maxTokens} is outside 1 to ${LIMITS.maxTokens}.`);
+      if (!(row.timeoutMs >= LIMITS.minTimeout && row.timeoutMs <= LIMITS.maxTimeout)) at('timeout', `timeout ${row.timeoutMs} ms is outside ${LIMITS.minTimeout} to ${LIMITS.maxTimeout}.`);
+      if (row.maxTokens > global.maxResponseLength) {
+        at('llmConfig.maxTokens', `max tokens ${row.maxTokens} is above the global max response length (${global.maxResponseLength}), which applies instead.`, 'warning');
+      }
+      if (row.vertical !== 'universal' && !global.verticals[row.vertical]) {
+        at('vertical', `its vertical ${getVertical(row.vertical)?.name ?? row.vertical} is switched off in the global settings.`, 'warning');
+      }
+      if (!row.systemPrompt.trim()) at('systemPrompt', 'the system prompt is empty.', 'warning');
+    }
+    if (!(global.responseTemperature >= 0 && global.responseTemperature <= 1)) {
+      problems.push({ severity: 'error', field: 'responseTemperature', message: 'The global response temperature is outside 0 to 1.' });
+    }
+    if (!(global.maxResponseLength >= 1 && global.maxResponseLength <= MAX_RESPONSE_LENGTH_LIMIT)) {
+      problems.push({ severity: 'error', field: 'maxResponseLength', message: 'The global max response length is out of range.' });
+    }
+    if (!ENABLED_VERTICAL_IDS.some((v) => global.verticals[v])) {
+      problems.push({ severity: 'warning', field: 'verticals', message: 'Every vertical is switched off: visitors cannot chat.' });
+    }
+    return { valid: !problems.some((p) => p.severity === 'error'), problems, checkedAt: new Date().toISOString() };
+  }
+
+  async exportConfig(): Promise<ConfigExport> {
+    const { agents, global } = await this.registry.reload();
+    return {
+      format: 'support-assistant-config',
+      version: 1,
+      exportedAt: new Date().toISOString(),
+      global,
+      agents: agents.map((agent) => {
+        const { llmConfig, keyError: _keyError, ...rest } = toDto(agent);
+        const { apiKey: _apiKey, ...llm } = llmConfig;
+        return { ...rest, llmConfig: { ...llm, hasApiKey: !!agent.row.apiKeyCipher } };
+      }),
+    };
+  }
+
+  /**
+   * Tests a key by listing the provider's models through its own SDK (a real call, bounded by the
+   * key-test timeout). With an agentId and no apiKey, the agent's stored key (and address) is used.
+   */
+  async testApiKey(input: KeyTestInput): Promise<KeyTestResult> {
+    let connection: ProviderConnection;
+    let model = input.model;
+    if (input.agentId) {
+      const agent = this.find(await this.registry.current(), input.agentId);
+      if (!input.apiKey && agent.keyError) {
+        return { isValid: false, reason: agent.keyError, provider: agent.row.provider, latencyMs: 0 };
+      }
+      const provider = input.provider ?? agent.row.provider;
+      const sameProvider = provider === agent.row.provider;
+      connection = {
+        provider,
+        apiKey: input.apiKey ?? (sameProvider ? agent.apiKey : undefined),
+        endpoint: valueOr(input.endpoint, sameProvider ? agent.row.endpoint : null),
+        baseUrl: valueOr(input.baseUrl, sameProvider ? agent.row.baseUrl : null),
+        apiVersion: valueOr(input.apiVersion, sameProvider ? agent.row.apiVersion : null),
+      };
+      model ??= sameProvider ? agent.row.model : undefined;
+    } else {
+      connection = {
+        provider: input.provider!,
+        apiKey: input.apiKey,
+        endpoint: input.endpoint ?? undefined,
+        baseUrl: input.baseUrl ?? undefined,
+        apiVersion: input.apiVersion ?? undefined,
+      };
+    }
+    const timeoutMs = this.config.apiKeyTestTimeoutMs;
+    connection.timeoutMs = timeoutMs;
+    const info = getProvider(connection.provider)!;
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    if (connection.provider === 'local') {
+      return { isValid: true, reason: 'The offline responder needs no API key.', provider: 'local', latencyMs: 0 };
+    }
+    if (info.needsApiKey && !connection.apiKey) {
+      return { isValid: false, reason: `No API key to test: enter the ${info.label} key.`, provider: connection.provider, latencyMs: 0 };
+    }
+    try {
+      const models = await listModels(connection, AbortSignal.timeout(timeoutMs));
+      const modelAvailable = model ? models.includes(model) : undefined;
+      const reason =
+        `${info.label} accepted the key (${models.length} models available)` +
+        (model === undefined ? '.' : modelAvailable ? `; ${model} is one of them.` : `, but ${model} is not among them.`);
+      this.logger.debug(`API key test (${connection.provider}): valid, ${models.length} models, ${elapsed()} ms`);
+      return { isValid: true, reason, provider: connection.provider, modelCount: models.length, modelAvailable, latencyMs: elapsed() };
+    } catch (error) {
+      const reason = keyTestReason(error, timeoutMs);
+      this.logger.debug(`API key test (${connection.provider}): invalid (${reason}), ${elapsed()} ms`);
+      return { isValid: false, reason, provider: connection.provider, latencyMs: elapsed() };
+    }
+  }
+
+  private find(snapshot: ConfigSnapshot, agentId: string): LoadedAgent {
+    const agent = snapshot.agents.find((a) => a.row.agentId === agentId);
+    if (!agent) throw new AppError('not_found', `No agent with the id "${agentId}".`);
+    return agent;
+  }
+
+  /** After a write: reload here, tell the other servers and the admin consoles. */
+  private async changed(change: ConfigChangedPayload): Promise<void>;
+  private async changed(change: ConfigChangedPayload, agentId: string): Promise<AgentConfigDto>;
+  private async changed(change: ConfigChangedPayload, agentId?: string): Promise<AgentConfigDto | void> {
+    const snapshot = await this.registry.reload();
+    await this.bus.publish(change);
+    this.adminEvents.emit('config:changed', change);
+    if (agentId) return toDto(this.find(snapshot, agentId));
+  }
+}
+
+function valueOr(given: string | null | undefined, stored: string | null): string | undefined {
+  return (given === undefined ? stored : given) ?? undefined;
+}
+
+function slugify(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, LIMITS.agentId);
+}
+
+function keyTestReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof LlmError) {
+    switch (error.kind) {
+      case 'auth':
+        return error.status ? `The provider refused the key (HTTP ${error.status}).` : error.message;
+      case 'timeout':
+      case 'cancelled':
+        return `The provider did not answer within ${Math.round(timeoutMs / 100) / 10} s.`;
+      case 'unreachable':
+        return 'The provider could not be reached (check the address and the network).';
+      case 'rate_limited':
+        return 'The provider is rate limiting requests; the key may be valid, try again shortly.';
+      default:
+        return error.message;
+    }
+  }
+  return 'The key could not be tested.';
+}
+
+export function toDto(agent: LoadedAgent): AgentConfigDto {
+  const row = agent.row;
+  return {
+    agentId: row.agentId,
+    agentName: row.agentName,
+    vertical: row.vertical,
+    enabled: row.enabled,
+    systemPrompt: row.systemPrompt,
+    timeout: row.timeoutMs,
+    llmConfig: {
+      provider: row.provider,
+      model: row.model,
+      apiKey: agent.apiKey ? maskApiKey(agent.apiKey) : '',
+      temperature: row.temperature,
+      maxTokens: row.maxTokens,
+      endpoint: row.endpoint,
+      baseUrl: row.baseUrl,
+      apiVersion: row.apiVersion,
+    },
+    keyStatus: agent.keyError ? 'unreadable' : agent.apiKey ? 'set' : 'missing',
+    ...(agent.keyError ? { keyError: agent.keyError } : {}),
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}

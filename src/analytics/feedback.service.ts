@@ -1,0 +1,86 @@
+/**
+ * Reply feedback: a thumbs up or down on an agent reply from the chat page, recorded against the
+ * reply's usage event. One vote per reply (the reply id is the key); voting again changes it and
+ * a null vote withdraws it. Public, so it is rate-limited per IP address; the reply id is a
+ * random UUID only the visitor who got the reply has seen.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppError } from '../common/app-error';
+import { RATE_LIMITER, RateLimiter } from '../common/rate-limit/rate-limiter';
+import { portableSql } from '../database/sql';
+import { queuedWrite } from '../database/write-queue';
+import type { FeedbackRequest, FeedbackResult } from '../shared/contracts/analytics';
+import { AnalyticsClock } from './analytics-clock';
+import { AnalyticsLiveService } from './analytics-live.service';
+import { UsageRecorderService } from './usage-recorder.service';
+
+/** Votes (and changes of vote) one IP address may send per minute. */
+export const FEEDBACK_RULE = { limit: 60, windowMs: 60_000 };
+/**
+ * A reply can be rated as soon as it is shown, while its usage event may still sit in the write
+ * buffer of the server that answered it (this one is flushed at once; another flushes within
+ * its batch interval), so a missing reply is looked for again for this long.
+ */
+const FIND_REPLY_WAIT_MS = 2000;
+
+interface ReplyRow {
+  id: string;
+  agent_id: string;
+  created_at: string | number;
+  status: string;
+}
+
+@Injectable()
+export class FeedbackService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly recorder: UsageRecorderService,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly live: AnalyticsLiveService,
+    private readonly clock: AnalyticsClock,
+  ) {}
+
+  async vote(request: FeedbackRequest, ip: string | undefined): Promise<FeedbackResult> {
+    const slot = await this.limiter.hit(`feedback:${ip ?? 'unknown'}`, FEEDBACK_RULE, Date.now());
+    if (!slot.allowed) {
+      const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
+      throw new AppError('rate_limited', `Too many votes. Please try again in ${seconds} seconds.`, { retryAfterSeconds: seconds });
+    }
+    const reply = await this.findReply(request.replyId);
+    if (!reply || reply.status !== 'success') throw new AppError('not_found', 'That reply was not found.');
+    const sql = (text: string) => portableSql(this.dataSource, text);
+    const now = this.clock.now();
+    await queuedWrite(this.dataSource, () =>
+      request.vote === null
+        ? this.dataSource.query(sql('DELETE FROM reply_feedback WHERE reply_id = $1'), [reply.id])
+        : this.dataSource.query(
+            sql(`INSERT INTO reply_feedback (reply_id, vote, agent_id, reply_created_at, created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $5)
+                 ON CONFLICT (reply_id) DO UPDATE SET vote = excluded.vote, updated_at = excluded.updated_at`),
+            [reply.id, request.vote, reply.agent_id, Number(reply.created_at), now],
+          ),
+    );
+    this.live.noteVote();
+    return { replyId: reply.id, vote: request.vote };
+  }
+
+  private async findReply(id: string): Promise<ReplyRow | undefined> {
+    const find = async () => {
+      const rows: ReplyRow[] = await this.dataSource.query(
+        portableSql(this.dataSource, 'SELECT id, agent_id, created_at, status FROM usage_events WHERE id = $1'),
+        [id],
+      );
+      return rows[0];
+    };
+    let reply = await find();
+    if (reply) return reply;
+    await this.recorder.flush();
+    const deadline = Date.now() + FIND_REPLY_WAIT_MS;
+    for (;;) {
+      reply = await find();
+      if (reply || Date.now() >= deadline) return reply;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

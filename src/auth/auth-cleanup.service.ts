@@ -1,0 +1,52 @@
+/**
+ * Housekeeping of the sign-in tables, hourly on every server (the deletes are idempotent):
+ * sessions a week past their end (expiry or revocation), codes a day past their expiry, and
+ * sign-in audit rows older than 90 days.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { queuedWrite } from '../database/write-queue';
+import { AdminSession } from './admin-session.entity';
+import { Clock } from './clock';
+import { OneTimeCode } from './one-time-code.entity';
+import { SignInEvent } from './sign-in-event.entity';
+
+const HOUR = 3600 * 1000;
+const DAY = 24 * HOUR;
+export const RETENTION = { sessionsMs: 7 * DAY, codesMs: DAY, signInEventsMs: 90 * DAY } as const;
+
+@Injectable()
+export class AuthCleanupService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('AuthCleanup');
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.cleanup().catch((e: Error) => this.logger.warn(`Cleanup failed: ${e.message}`)), HOUR);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Deletes what is past retention; returns how many rows of each kind went. */
+  async cleanup(): Promise<{ sessions: number; codes: number; signInEvents: number }> {
+    const now = this.clock.now();
+    const remove = (run: () => Promise<{ affected?: number | null }>) => queuedWrite(this.dataSource, run).then((r) => r.affected ?? 0);
+    const qb = () => this.dataSource.createQueryBuilder().delete();
+    const sessionsBefore = now - RETENTION.sessionsMs;
+    const sessions = await remove(() =>
+      qb().from(AdminSession).where('expires_at < :before OR revoked_at < :before', { before: sessionsBefore }).execute(),
+    );
+    const codes = await remove(() => qb().from(OneTimeCode).where('expires_at < :before', { before: now - RETENTION.codesMs }).execute());
+    const signInEvents = await remove(() =>
+      qb().from(SignInEvent).where('created_at < :before', { before: now - RETENTION.signInEventsMs }).execute(),
+    );
+    return { sessions, codes, signInEvents };
+  }
+}

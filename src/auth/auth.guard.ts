@@ -1,0 +1,28 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { IS_PUBLIC } from './public.decorator';
+import { AuthedRequest, RequestAuthenticator } from './request-authenticator';
+
+/**
+ * The global guard (APP_GUARD). HTTP: state-changing /api requests from another origin get 403;
+ * routes not marked @Public() need a valid admin session (401 otherwise). Socket.IO: the public
+ * chat namespace needs nothing, and the /admin namespace checks the session at the handshake
+ * (see AdminEventsGateway), so message handlers pass here.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: RequestAuthenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    this.authenticator.assertSameOrigin(req);
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (isPublic) return true;
+    await this.authenticator.authenticate(req);
+    return true;
+  }
+}

@@ -1,0 +1,114 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { MemoryRateLimiter } from './memory-rate-limiter';
+import { RateLimiter, RateLimitResult, RateLimitRule } from './rate-limiter';
+
+/**
+ * Sliding log in a Redis sorted set per key (`<prefix>:rl:<key>`), updated atomically by one Lua
+ * script, so all servers share the counts. Commands are never buffered while Redis is away
+ * (`enableOfflineQueue: false`): a hit then falls back to this server's memory counters, so
+ * sign-in keeps working (limited per server) during a Redis outage instead of failing or
+ * letting everything through.
+ */
+const SLIDING_LOG = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+if count < limit then
+  redis.call('ZADD', key, now, ARGV[4])
+  redis.call('PEXPIRE', key, window)
+  return {1, limit - count - 1, 0}
+end
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+local retry = tonumber(oldest[2]) + window - now
+if retry < 1 then retry = 1 end
+return {0, 0, retry}
+`;
+
+const FIRST_CONNECT_WAIT_MS = 1000;
+
+type SlidingLogRedis = Redis & {
+  slidingLog(key: string, now: number, windowMs: number, limit: number, member: string): Promise<[number, number, number]>;
+};
+
+export class RedisRateLimiter implements RateLimiter {
+  readonly kind = 'redis' as const;
+  private readonly logger = new Logger('RateLimit');
+  private readonly redis: SlidingLogRedis;
+  private readonly fallback = new MemoryRateLimiter();
+  private lastWarning = 0;
+  /** The first hits wait (together, once) for the initial connection; later ones never wait. */
+  private initialConnection: Promise<void> | undefined;
+
+  constructor(
+    redisUrl: string,
+    private readonly prefix: string,
+  ) {
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, disconnectTimeout: 500 });
+    redis.defineCommand('slidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
+    redis.on('error', (error) => this.warn(`Redis error: ${error.message}`));
+    this.redis = redis as SlidingLogRedis;
+  }
+
+  async hit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
+    try {
+      // Right after start the connection is still being made: wait for it briefly (an outage later falls back at once).
+      await (this.initialConnection ??= this.firstConnection().catch(() => undefined));
+      const [allowed, remaining, retryAfterMs] = await this.redis.slidingLog(
+        this.redisKey(key),
+        now,
+        rule.windowMs,
+        rule.limit,
+        `${now}-${randomBytes(6).toString('hex')}`,
+      );
+      return { allowed: allowed === 1, remaining, retryAfterMs };
+    } catch (error) {
+      this.warn(`Redis unavailable (${(error as Error).message}); counting in memory on this server`);
+      return this.fallback.hit(key, rule, now);
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.fallback.reset(key);
+    await this.redis.del(this.redisKey(key)).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    if (this.redis.status === 'end') return;
+    if (this.redis.status !== 'ready') {
+      this.redis.disconnect();
+      return;
+    }
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  private firstConnection(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.redis.off('ready', onReady);
+        reject(new Error(`not connected within ${FIRST_CONNECT_WAIT_MS} ms`));
+      }, FIRST_CONNECT_WAIT_MS);
+      this.redis.once('ready', onReady);
+    });
+  }
+
+  private redisKey(key: string): string {
+    return `${this.prefix}:rl:${key}`;
+  }
+
+  private warn(message: string): void {
+    const now = Date.now();
+    if (now - this.lastWarning < 60_000) return;
+    this.lastWarning = now;
+    this.logger.warn(message);
+  }
+}
