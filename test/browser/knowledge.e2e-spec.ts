@@ -263,6 +263,13 @@ describeBrowser('Knowledge Base tab in the browser', () => {
       expect(res.status()).toBe(201);
       await list().getByRole('button', { name: /Added from another console/ }).waitFor({ timeout: 5000 });
       await screenshot(page, 'knowledge-list-live');
+      // The list scrolls within about 600px (product-spec section 9).
+      const style = await list().evaluate((el) => {
+        // Runs in the page (this tsconfig has no DOM types).
+        const { maxHeight, overflowY } = (globalThis as unknown as { getComputedStyle(e: unknown): { maxHeight: string; overflowY: string } }).getComputedStyle(el);
+        return [maxHeight, overflowY];
+      });
+      expect(style).toEqual(['600px', 'auto']);
     } finally {
       await other.close();
     }

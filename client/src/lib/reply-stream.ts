@@ -25,6 +25,8 @@ export interface MessageMetadata {
   optimization: ReplyOptimization;
   /** Knowledge items the answer drew on, best first. */
   sources: ReplySource[];
+  /** Id of the reply for feedback (absent when the server did not record it). */
+  replyId?: string;
 }
 
 /** A chat message as the page shows it; an agent reply grows while its frames arrive. */
@@ -65,6 +67,7 @@ export function metadataFrom(data: ReplyData): MessageMetadata {
     a2aCompliant: data.a2aCompliant,
     optimization: data.optimization,
     sources: data.sources ?? [],
+    ...(data.replyId ? { replyId: data.replyId } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
  * Socket.IO event maps, used as the generic parameters of the server and client sockets so
  * both sides are checked against the same contract. `/` is public; `/admin` needs an admin session.
  */
+import type { AnalyticsUpdate } from './analytics';
 import type { InteractRequest, ReplyData } from './chat';
 import type { ErrorCode, HealthStatus } from './http';
 
@@ -65,7 +66,7 @@ export interface ConfigChangedPayload {
 }
 
 export interface AdminServerToClientEvents {
-  'analytics:update': (p: unknown) => void;
+  'analytics:update': (p: AnalyticsUpdate) => void;
   'knowledge:changed': (p: KnowledgeChangedPayload) => void;
   'config:changed': (p: ConfigChangedPayload) => void;
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { KnowledgeItem, KnowledgeItemInput } from './api/knowledge-api';
 import { KnowledgeEditor } from './components/KnowledgeEditor';
 import { KnowledgeList } from './components/KnowledgeList';
@@ -44,8 +44,9 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
   useKnowledgeLive(connectFeed);
   const quickUpload = useQuickUpload({ vertical, loadPdfJs, onCreated: invalidate });
 
-  const open = useCallback((next: { mode: 'create' } | { mode: 'edit'; item: KnowledgeItem }) => setEditor((current) => ({ ...next, key: ('key' in current ? current.key : 0) + 1 })), []);
-  const close = useCallback(() => setEditor({ mode: 'closed' }), []);
+  const opened = useRef(0);
+  const open = (next: { mode: 'create' } | { mode: 'edit'; item: KnowledgeItem }) => setEditor({ ...next, key: ++opened.current });
+  const close = () => setEditor({ mode: 'closed' });
 
   const onSave = (input: KnowledgeItemInput) => {
     save.mutate(

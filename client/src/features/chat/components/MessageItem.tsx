@@ -3,6 +3,7 @@ import { formatDuration } from '../../../lib/format';
 import type { ChatMessage } from '../../../lib/reply-stream';
 import { CHAT } from '../strings';
 import { Markdown } from './Markdown';
+import { ReplyFeedback } from './ReplyFeedback';
 
 /** Cited sources and processing time under an agent reply: small and quiet. */
 function ReplyMeta({ message }: { message: ChatMessage }) {
@@ -36,6 +37,7 @@ function ReplyMeta({ message }: { message: ChatMessage }) {
           {formatDuration(metadata.processingTime)}
         </span>
       )}
+      {metadata?.replyId && <ReplyFeedback replyId={metadata.replyId} />}
     </div>
   );
 }
