@@ -24,33 +24,13 @@ import {
 import { applySettingsUpdate, GLOBAL_SETTINGS_KEY, GlobalSettings, MAX_RESPONSE_LENGTH_LIMIT } from './global-settings';
 import { maskApiKey, SecretBox } from './secret-box';
 
-export interface SystemConfigDto {
-  agents: AgentConfigDto[];
-  global: GlobalSettings;
-}
+import type { ConfigProblem, KeyTestResult as SharedKeyTestResult, SystemConfigDto, ValidationReport } from '../shared/contracts/config';
 
-export interface ConfigProblem {
-  /** error: chats will fail or fall back; warning: works, but probably not as meant. */
-  severity: 'error' | 'warning';
-  agentId?: string;
-  field?: string;
-  message: string;
-}
+export type { ConfigProblem, SystemConfigDto, ValidationReport };
 
-export interface ValidationReport {
-  valid: boolean;
-  problems: ConfigProblem[];
-  checkedAt: string;
-}
-
-export interface KeyTestResult {
-  isValid: boolean;
-  reason: string;
+/** The shared key-test result, always with the provider tried and the time it took here. */
+export interface KeyTestResult extends SharedKeyTestResult {
   provider: ProviderId;
-  /** How many models the key can list (when valid). */
-  modelCount?: number;
-  /** Whether the model asked about is among them (when a model was named and the key is valid). */
-  modelAvailable?: boolean;
   latencyMs: number;
 }
 

@@ -15,14 +15,8 @@ import { AppError } from '../common/app-error';
 import { getLanguageByCode, LANGUAGES } from '../shared/catalog/languages';
 import { ENABLED_VERTICAL_IDS, EnabledVerticalId, getVertical, isEnabledVertical } from '../shared/catalog/verticals';
 
-export interface GlobalSettings {
-  responseTemperature: number;
-  maxResponseLength: number;
-  defaultLanguage: string;
-  verticals: Record<EnabledVerticalId, boolean>;
-  enableAnalytics: boolean;
-  debugMode: boolean;
-}
+export type { GlobalSettings } from '../shared/contracts/config';
+import type { GlobalSettings } from '../shared/contracts/config';
 
 export const MAX_RESPONSE_LENGTH_LIMIT = 200_000;
 

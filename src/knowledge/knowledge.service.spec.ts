@@ -15,6 +15,7 @@ import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
 import { KnowledgeItemInput, KnowledgeService } from './knowledge.service';
+import { POSTING_BLOCK_SIZE, POSTING_BYTES } from './bm25';
 
 type Dialect = 'sqlite' | 'postgres';
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -69,6 +70,79 @@ async function expectKnowledgeError(promise: Promise<unknown>, code: KnowledgeEr
   await expect(promise).rejects.toMatchObject({ code });
 }
 
+/** One posting as "term id code titleHits textHits length", decoded from the stored index. */
+async function storedIndex(dataSource: DataSource, dialect: Dialect): Promise<{ stats: string[]; postings: string[] }> {
+  const rows: { term: string; block: number; data: string }[] = await dataSource.query(
+    dialect === 'sqlite'
+      ? `SELECT term, block, hex(data) AS data FROM knowledge_postings`
+      : `SELECT term, block, encode(data, 'hex') AS data FROM knowledge_postings`,
+  );
+  const postings: string[] = [];
+  for (const row of rows) {
+    const data = Buffer.from(row.data, 'hex');
+    expect(data.length % POSTING_BYTES).toBe(0);
+    expect(data.length).toBeGreaterThan(0);
+    for (let o = 0; o < data.length; o += POSTING_BYTES) {
+      const id = (data[o] & 0x7f) * 2 ** 28 + ((data[o + 1] << 21) | (data[o + 2] << 14) | (data[o + 3] << 7) | data[o + 4]);
+      expect(data[o] & 0x80).toBe(0x80);
+      expect(Math.floor(id / POSTING_BLOCK_SIZE)).toBe(Number(row.block));
+      const tfText = (data[o + 7] << 7) | data[o + 8];
+      const length = (data[o + 9] << 14) | (data[o + 10] << 7) | data[o + 11];
+      postings.push(`${row.term} ${id} ${data[o + 5]} ${data[o + 6]} ${tfText} ${length}`);
+    }
+  }
+  const stats: { code: number; chunks: number; tokens: number }[] = await dataSource.query(
+    `SELECT code, chunks, tokens FROM knowledge_search_stats WHERE chunks <> 0 OR tokens <> 0`,
+  );
+  return { stats: stats.map((s) => `${s.code} ${s.chunks} ${s.tokens}`).sort(), postings: postings.sort() };
+}
+
+/** The same, computed from scratch from knowledge_chunks with the engine's own tokenizer. */
+async function expectedIndex(dataSource: DataSource, dialect: Dialect): Promise<{ stats: string[]; postings: string[] }> {
+  let rows: { term: string; id: number; code: number; tft: number; tfx: number; dl: number }[];
+  let stats: { code: number; chunks: number; tokens: number }[];
+  if (dialect === 'sqlite') {
+    await dataSource.query(`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_check_fts USING fts5(title, text,
+      content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`);
+    await dataSource.query(`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_check_tokens USING fts5vocab(knowledge_check_fts, 'instance')`);
+    try {
+      await dataSource.query(`INSERT INTO knowledge_check_fts (knowledge_check_fts) VALUES ('rebuild')`);
+      const lengths = `(SELECT doc, count(*) AS dl FROM knowledge_check_tokens GROUP BY doc)`;
+      rows = await dataSource.query(
+        `SELECT t.term, t.doc AS id, s.code, t.tft, t.tfx, l.dl
+           FROM (SELECT term, doc, sum(col = 'title') AS tft, sum(col = 'text') AS tfx FROM knowledge_check_tokens GROUP BY term, doc) t
+           JOIN ${lengths} l ON l.doc = t.doc
+           JOIN knowledge_chunks c ON c.id = t.doc
+           JOIN knowledge_search_stats s ON s.vertical = c.vertical`,
+      );
+      stats = await dataSource.query(
+        `SELECT s.code, count(*) AS chunks, coalesce(sum(l.dl), 0) AS tokens
+           FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical LEFT JOIN ${lengths} l ON l.doc = c.id
+          GROUP BY s.code`,
+      );
+    } finally {
+      await dataSource.query('DROP TABLE IF EXISTS knowledge_check_tokens');
+      await dataSource.query('DROP TABLE IF EXISTS knowledge_check_fts');
+    }
+  } else {
+    rows = await dataSource.query(
+      `SELECT u.lexeme AS term, c.id, s.code,
+              coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tft,
+              cardinality(u.weights) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tfx,
+              c.doc_len AS dl
+         FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical CROSS JOIN LATERAL unnest(c.tsv) u`,
+    );
+    stats = await dataSource.query(
+      `SELECT s.code, count(*) AS chunks, coalesce(sum(c.doc_len), 0) AS tokens
+         FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical GROUP BY s.code`,
+    );
+  }
+  return {
+    stats: stats.map((s) => `${s.code} ${s.chunks} ${s.tokens}`).sort(),
+    postings: rows.map((r) => `${r.term} ${r.id} ${r.code} ${r.tft} ${r.tfx} ${r.dl}`).sort(),
+  };
+}
+
 describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
   let db: TestDatabase;
   let service: KnowledgeService;
@@ -76,15 +150,17 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
   const chunkRows = (itemId?: string): Promise<KnowledgeChunk[]> =>
     db.dataSource.getRepository(KnowledgeChunk).find({ where: itemId ? { itemId } : {}, order: { ord: 'ASC' } });
 
-  /** No chunk without its item, and (SQLite) the FTS index agrees with the chunk table. */
+  /** No chunk without its item, and the search index holds exactly the chunks there are. */
   async function expectIndexConsistent(): Promise<void> {
     const [{ orphans }] = await db.dataSource.query(
       `SELECT count(*) AS orphans FROM knowledge_chunks c LEFT JOIN knowledge_items i ON i.id = c.item_id WHERE i.id IS NULL`,
     );
     expect(Number(orphans)).toBe(0);
-    if (dialect === 'sqlite') {
-      await db.dataSource.query(`INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rank) VALUES ('integrity-check', 1)`);
-    }
+    const expected = await expectedIndex(db.dataSource, dialect);
+    const actual = await storedIndex(db.dataSource, dialect);
+    expect(actual.stats).toEqual(expected.stats);
+    expect(actual.postings.length).toBe(expected.postings.length);
+    expect(actual.postings).toEqual(expected.postings);
   }
 
   beforeAll(async () => {

@@ -114,9 +114,8 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
 });
 
 /**
- * Weight of a thesaurus word (support-thesaurus.ts) relative to the visitor's own words. BM25 is
- * a sum over terms, so searching the related words separately and adding this share of their
- * score is exactly BM25 with down-weighted expansion terms.
+ * Weight of a thesaurus word (support-thesaurus.ts) relative to the visitor's own words: its BM25
+ * contribution (its IDF) is multiplied by this, in the same ranking as the visitor's words.
  */
 const EXPANSION_WEIGHT = 0.5;
 /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
@@ -370,35 +369,31 @@ export class KnowledgeService {
 
   /**
    * Chunks for `query`, best first: BM25 over the visitor's own terms plus EXPANSION_WEIGHT x BM25
-   * over related thesaurus words. A chunk matched through a related word counts as matching the
-   * visitor's term it stands in for (so coverage credits "money back" found as "refund").
+   * over related thesaurus words, ranked together in one pass of the index (the `limit` best by
+   * that sum, exactly). A chunk matched through a related word counts as matching the visitor's
+   * term it stands in for (so coverage credits "money back" found as "refund").
    */
   private async searchChunks(query: string, vertical: string | undefined, limit: number, expand: boolean): Promise<ScoredChunk[]> {
     const { terms, expansions } = analyseQuery(query);
     if (terms.length === 0) return [];
-    const own = await this.index.search(terms.join(' '), { vertical, limit });
-    if (!expand || expansions.length === 0) return own;
-    const related = await this.index.search(expansions.map((e) => e.term).join(' '), { vertical, limit });
-    if (related.length === 0) return own;
+    const related = expand ? expansions : [];
+    const chunks = await this.index.search(
+      [...terms.map((text) => ({ text, weight: 1 })), ...related.map((e) => ({ text: e.term, weight: EXPANSION_WEIGHT }))],
+      { vertical, limit },
+    );
+    if (related.length === 0) return chunks;
 
-    const standsFor = new Map(expansions.map((e) => [e.term, e.for]));
-    const merged = new Map(own.map((c) => [c.chunkId, { ...c, matchedTerms: [...c.matchedTerms] }]));
-    for (const chunk of related) {
-      let target = merged.get(chunk.chunkId);
-      if (!target) {
-        target = { ...chunk, score: 0, matchedTerms: [] };
-        merged.set(chunk.chunkId, target);
-      }
-      target.score += EXPANSION_WEIGHT * chunk.score;
-      for (const word of chunk.matchedTerms) {
-        for (const term of standsFor.get(word) ?? []) if (!target.matchedTerms.includes(term)) target.matchedTerms.push(term);
-      }
-    }
+    const own = new Set(terms);
+    const standsFor = new Map(related.map((e) => [e.term, e.for]));
     const order = new Map(terms.map((t, i) => [t, i]));
-    return [...merged.values()]
-      .map((c) => ({ ...c, matchedTerms: c.matchedTerms.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)) }))
-      .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
-      .slice(0, limit);
+    return chunks.map((chunk) => {
+      const matched = new Set<string>();
+      for (const word of chunk.matchedTerms) {
+        if (own.has(word)) matched.add(word);
+        for (const term of standsFor.get(word) ?? []) matched.add(term);
+      }
+      return { ...chunk, matchedTerms: [...matched].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)) };
+    });
   }
 
   /**

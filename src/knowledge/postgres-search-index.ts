@@ -1,111 +1,111 @@
 /**
- * Postgres search: real BM25 on top of the `tsv` column, not ts_rank.
+ * Postgres search: real BM25 over the inverted index `knowledge_postings` (see bm25.ts), not
+ * ts_rank, scored in process.
  *
  * 1. The visitor's content terms are stemmed by Postgres itself (`to_tsvector('english', term)`),
- *    so query and index agree on every stem.
- * 2. The GIN index finds the candidates: chunks matching ANY stem (an OR tsquery).
- * 3. For each candidate and stem, `unnest(tsv)` gives the occurrences with their weights: weight A
- *    is the title, B the text. The term frequency is TITLE_WEIGHT x title hits + text hits.
- * 4. Document frequency per stem is counted over the candidates (every chunk containing the stem
- *    is a candidate, so this is the exact df within the searched scope); N and the average
- *    document length (`doc_len`, title + text words) come from the same scope.
- * 5. score = sum over stems of idf x tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)), with the
- *    non-negative idf ln(1 + (N - df + 0.5) / (df + 0.5)).
+ *    so query and index agree on every stem (the triggers of migration 1732190600000 index the
+ *    lexemes of the chunk's `tsv`: weight A is the title, B the text). A term may yield no stem
+ *    (a stop word of Postgres' list) or, rarely, several. Stems are remembered per word.
+ * 2. One statement reads the collection statistics and the postings of the stems.
+ * 3. score = sum over stems of weight x idf x tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)), with
+ *    tf = TITLE_WEIGHT x title hits + text hits, the non-negative idf ln(1 + (N - df + 0.5) /
+ *    (df + 0.5)), and N, df and the average document length (`doc_len`, title + text words, at
+ *    least 1) taken within the searched scope (the vertical, or everything). Within one weight,
+ *    a stem counts once however many words give it.
  */
 import type { DataSource } from 'typeorm';
-import { BM25_B, BM25_K1, TITLE_WEIGHT } from './bm25';
 import { extractQueryTerms } from './query-terms';
-import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions } from './search-index';
+import { ChunkRow, PostingsCache, PostingsReader, searchPostings, StemmedQuery, VerticalStats } from './bm25';
+import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
-/** A row as the query returns it: a scored chunk before its matched terms are worked out. */
-type ChunkRow = Omit<ScoredChunk, 'matchedTerms'> & { lexemes: string[] };
-
-/** A tsquery operand for one stem: quoted, with quotes and backslashes doubled. */
-function tsqueryLexeme(lexeme: string): string {
-  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
+/** Postings kept in memory per index (bytes of 12-byte postings). */
+const CACHE_BYTES = 64 * 1024 * 1024;
+/** Words whose stems are remembered (the 'english' configuration never changes them). */
+const STEM_MEMO_SIZE = 20_000;
 
 export class PostgresSearchIndex implements KnowledgeSearchIndex {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly cache = new PostingsCache(CACHE_BYTES);
+  private readonly stems = new Map<string, string[]>();
+  private readonly reader: PostingsReader;
 
-  async search(query: string, options: SearchOptions): Promise<ScoredChunk[]> {
-    const terms = extractQueryTerms(query);
-    const limit = Math.max(1, Math.floor(options.limit));
-    if (terms.length === 0) return [];
+  constructor(private readonly dataSource: DataSource) {
+    this.reader = {
+      read: (terms) => this.read(terms),
+      chunks: (ids) => this.chunks(ids),
+    };
+  }
 
-    // Stem each term with the index's own configuration; one term may yield no stem (a stop word
-    // of Postgres' list) or, rarely, several.
-    const stemRows: { term: number; lexeme: string }[] = await this.dataSource.query(
-      `SELECT t.ord - 1 AS term, l.lexeme
-         FROM unnest($1::text[]) WITH ORDINALITY AS t(word, ord)
-         CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('english', t.word))) AS l(lexeme)`,
-      [terms],
-    );
-    const termsOfLexeme = new Map<string, Set<number>>();
-    for (const row of stemRows) {
-      if (!termsOfLexeme.has(row.lexeme)) termsOfLexeme.set(row.lexeme, new Set());
-      termsOfLexeme.get(row.lexeme)!.add(Number(row.term));
-    }
-    const lexemes = [...termsOfLexeme.keys()];
-    if (lexemes.length === 0) return [];
-
-    const params: unknown[] = [lexemes, lexemes.map(tsqueryLexeme).join(' | '), limit];
-    let scope = '';
-    if (options.vertical !== undefined) {
-      params.push(options.vertical);
-      scope = `vertical = $${params.length}`;
-    }
-    const rows: ChunkRow[] = await this.dataSource.query(
-      `WITH cand AS (
-         SELECT c.id, c.doc_len, c.tsv
-           FROM knowledge_chunks c
-          WHERE c.tsv @@ $2::tsquery ${scope ? `AND c.${scope}` : ''}
-       ),
-       hits AS (
-         SELECT cand.id, cand.doc_len, u.lexeme,
-                coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_title,
-                coalesce(cardinality(u.weights), 0) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_text
-           FROM cand CROSS JOIN LATERAL unnest(cand.tsv) AS u
-          WHERE u.lexeme = ANY ($1::text[])
-       ),
-       df AS (
-         SELECT lexeme, count(*)::float8 AS n_hit FROM hits GROUP BY lexeme
-       ),
-       stats AS (
-         SELECT count(*)::float8 AS n, greatest(coalesce(avg(doc_len), 1), 1)::float8 AS avgdl
-           FROM knowledge_chunks ${scope ? `WHERE ${scope}` : ''}
-       ),
-       scored AS (
-         SELECT h.id,
-                sum(
-                  ln(1 + (s.n - d.n_hit + 0.5) / (d.n_hit + 0.5))
-                  * ((h.tf_title * ${TITLE_WEIGHT} + h.tf_text) * ${BM25_K1 + 1})
-                  / ((h.tf_title * ${TITLE_WEIGHT} + h.tf_text)
-                     + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.doc_len / s.avgdl))
-                ) AS score,
-                array_agg(h.lexeme) AS lexemes
-           FROM hits h JOIN df d USING (lexeme) CROSS JOIN stats s
-          GROUP BY h.id
-       )
-       SELECT c.id AS "chunkId", c.item_id AS "itemId", c.ord, c.title, c.text, scored.score, scored.lexemes
-         FROM scored JOIN knowledge_chunks c ON c.id = scored.id
-        ORDER BY scored.score DESC, c.id ASC
-        LIMIT $3`,
-      params,
-    );
-
-    return rows.map((r) => {
-      const matched = new Set<number>();
-      for (const lexeme of r.lexemes) for (const t of termsOfLexeme.get(lexeme) ?? []) matched.add(t);
-      return {
-        chunkId: Number(r.chunkId),
-        itemId: r.itemId,
-        ord: Number(r.ord),
-        title: r.title,
-        text: r.text,
-        score: Number(r.score),
-        matchedTerms: terms.filter((_, i) => matched.has(i)),
-      };
+  async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
+    const words = typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query;
+    const stemmed = await this.stemQuery(words.filter((w) => w.weight > 0));
+    if (stemmed.terms.length === 0) return [];
+    return searchPostings(this.reader, this.cache, stemmed, {
+      vertical: options.vertical,
+      limit: Math.max(1, Math.floor(options.limit)),
+      formula: 'bm25-plus-one',
+      scopedStatistics: true,
+      avgdlFloor: 1,
     });
+  }
+
+  /** Each stem's weight: the sum of the distinct weights of the words that give it. */
+  private async stemQuery(words: WeightedTerm[]): Promise<StemmedQuery> {
+    const unknown = [...new Set(words.map((w) => w.text).filter((text) => !this.stems.has(text)))];
+    if (unknown.length > 0) {
+      const rows: { word: string; lexemes: string[] | null }[] = await this.dataSource.query(
+        `SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)`,
+        [unknown],
+      );
+      if (this.stems.size + rows.length > STEM_MEMO_SIZE) this.stems.clear();
+      for (const row of rows) this.stems.set(row.word, row.lexemes ?? []);
+    }
+    const byTerm = new Map<string, { term: string; weights: Set<number>; words: number[] }>();
+    words.forEach((word, i) => {
+      for (const term of this.stems.get(word.text) ?? []) {
+        let entry = byTerm.get(term);
+        if (!entry) {
+          entry = { term, weights: new Set(), words: [] };
+          byTerm.set(term, entry);
+        }
+        entry.weights.add(word.weight);
+        entry.words.push(i);
+      }
+    });
+    return {
+      words: words.map((w) => w.text),
+      terms: [...byTerm.values()].map((e) => ({ term: e.term, weight: [...e.weights].reduce((a, b) => a + b, 0), words: e.words })),
+    };
+  }
+
+  private async read(terms: string[]): Promise<{ stats: VerticalStats[]; postings: Map<string, Buffer> }> {
+    const rows: { kind: number; name: string; code: number | null; chunks: string | null; tokens: string | null; version: string | null; data: string | null }[] =
+      await this.dataSource.query(
+        `SELECT 0 AS kind, vertical::text AS name, code::int, chunks::text, tokens::text, version::text, NULL::text AS data
+           FROM knowledge_search_stats
+         UNION ALL
+         SELECT 1, term, NULL, NULL, NULL, NULL, encode(string_agg(data, ''::bytea ORDER BY block), 'base64')
+           FROM knowledge_postings WHERE term = ANY ($1::text[]) GROUP BY term`,
+        [terms],
+      );
+    const stats: VerticalStats[] = [];
+    const postings = new Map<string, Buffer>();
+    for (const row of rows) {
+      if (Number(row.kind) === 0) {
+        stats.push({ vertical: row.name, code: Number(row.code), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
+      } else if (row.data !== null) {
+        // base64 (1.33 bytes per byte on the wire, against 2 for bytea's hex); line breaks are ignored.
+        postings.set(row.name, Buffer.from(row.data, 'base64'));
+      }
+    }
+    return { stats, postings };
+  }
+
+  private async chunks(ids: number[]): Promise<ChunkRow[]> {
+    const list = ids.filter(Number.isSafeInteger);
+    if (list.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT id AS "chunkId", item_id AS "itemId", ord, title, text FROM knowledge_chunks WHERE id = ANY ($1::int[])`,
+      [list],
+    );
   }
 }

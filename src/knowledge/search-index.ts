@@ -1,8 +1,10 @@
 /**
- * The one seam between the knowledge service and the database's full-text engine. Both
+ * The one seam between the knowledge service and the database's full-text index. Both
  * implementations score chunks with BM25 (bm25.ts: k1 1.2, b 0.75, a title occurrence of a term
- * counts as TITLE_WEIGHT text occurrences) and stem with the engine's own English stemmer.
- * Scores are comparable within one result list only, never across dialects.
+ * counts as TITLE_WEIGHT text occurrences) over the inverted index the database triggers keep
+ * (migrations 1732190600000-knowledge-search), and stem with the engine's own English stemmer
+ * (FTS5 porter on SQLite, Postgres 'english'). Scores are comparable within one result list only,
+ * never across dialects.
  */
 import type { DataSource } from 'typeorm';
 import { PostgresSearchIndex } from './postgres-search-index';
@@ -17,6 +19,16 @@ export interface SearchOptions {
   limit: number;
 }
 
+/**
+ * A word to search for and the weight of its BM25 contribution: 1 for the visitor's own words,
+ * less for related words (KnowledgeService's thesaurus expansion). Words are expected as
+ * extractQueryTerms produces them (lower case, letters and digits).
+ */
+export interface WeightedTerm {
+  text: string;
+  weight: number;
+}
+
 /** A chunk that matched, best first. */
 export interface ScoredChunk {
   chunkId: number;
@@ -26,16 +38,18 @@ export interface ScoredChunk {
   text: string;
   /** BM25; higher is better. */
   score: number;
-  /** Which of the query's terms (as given by extractQueryTerms) this chunk contains. */
+  /** Which of the query's terms (their `text`) this chunk contains, in query order. */
   matchedTerms: string[];
 }
 
 export interface KnowledgeSearchIndex {
   /**
-   * Chunks matching any content term of `query`, best first. A query with no content terms
-   * (only stop words or punctuation) returns []. Never throws on odd input.
+   * Chunks matching any of the terms, best first, scored by the weighted sum of the terms' BM25
+   * contributions, in one pass (the `limit` best by that sum, exactly). A string query is reduced
+   * to its content terms (extractQueryTerms), each of weight 1. No content terms: []. Never
+   * throws on odd input.
    */
-  search(query: string, options: SearchOptions): Promise<ScoredChunk[]>;
+  search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]>;
 }
 
 /** The index for the data source's dialect. */

@@ -23,33 +23,7 @@ export const LIMITS = Object.freeze({
 export const AGENT_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** What the API returns for an agent: never the key, only its mask. */
-export interface AgentConfigDto {
-  agentId: string;
-  agentName: string;
-  vertical: AgentVerticalId;
-  enabled: boolean;
-  systemPrompt: string;
-  /** ms */
-  timeout: number;
-  llmConfig: {
-    provider: ProviderId;
-    model: string;
-    /** Masked (`sk-...abcd`), or '' when there is none. */
-    apiKey: string;
-    /** null: the global response temperature applies. */
-    temperature: number | null;
-    maxTokens: number;
-    endpoint: string | null;
-    baseUrl: string | null;
-    apiVersion: string | null;
-  };
-  /** set: a key is stored and readable; missing: none stored; unreadable: stored but cannot be decrypted. */
-  keyStatus: 'set' | 'missing' | 'unreadable';
-  /** Why the key cannot be used (unreadable only). */
-  keyError?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { AgentConfigDto } from '../../shared/contracts/config';
 
 /** A checked create or update. Absent fields: keep (update) or default (create). */
 export interface AgentInput {

@@ -5,12 +5,14 @@ import { AuthPostgres1732190200000 } from './postgres/1732190200000-auth';
 import { KnowledgeAttachmentsPostgres1732190300000 } from './postgres/1732190300000-knowledge-attachments';
 import { AgentsPostgres1732190400000 } from './postgres/1732190400000-agents';
 import { AnalyticsPostgres1732190500000 } from './postgres/1732190500000-analytics';
+import { KnowledgeSearchPostgres1732190600000 } from './postgres/1732190600000-knowledge-search';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
 import { KnowledgeAttachmentsSqlite1732190300000 } from './sqlite/1732190300000-knowledge-attachments';
 import { AgentsSqlite1732190400000 } from './sqlite/1732190400000-agents';
 import { AnalyticsSqlite1732190500000 } from './sqlite/1732190500000-analytics';
+import { KnowledgeSearchSqlite1732190600000 } from './sqlite/1732190600000-knowledge-search';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -19,6 +21,7 @@ export const SQLITE_MIGRATIONS = [
   KnowledgeAttachmentsSqlite1732190300000,
   AgentsSqlite1732190400000,
   AnalyticsSqlite1732190500000,
+  KnowledgeSearchSqlite1732190600000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -27,4 +30,5 @@ export const POSTGRES_MIGRATIONS = [
   KnowledgeAttachmentsPostgres1732190300000,
   AgentsPostgres1732190400000,
   AnalyticsPostgres1732190500000,
+  KnowledgeSearchPostgres1732190600000,
 ];

@@ -82,7 +82,7 @@ export const CONFIG = {
       { id: 'hr', label: 'Enable HR Support' },
       { id: 'legal', label: 'Enable Legal Advisor' },
       { id: 'sales', label: 'Enable Sales Advisor' },
-    ],
+    ] as const,
     analytics: 'Enable Analytics',
     debug: 'Debug Mode',
     save: 'Save',

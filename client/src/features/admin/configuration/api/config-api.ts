@@ -1,50 +1,19 @@
 /**
  * The Config API (product-spec section 7 "Config") as the Configuration tab uses it. The shapes
- * mirror the server's (src/agents/dto/agent-config.dto.ts, src/agents/global-settings.ts).
+ * come from src/shared/contracts/config.ts, the same ones the server answers with.
  */
 import { apiRequest } from '../../../../lib/api';
 import { ApiError } from '../../../../lib/api';
 
-export type ProviderId = 'openai' | 'anthropic' | 'azure' | 'openai-compatible' | 'local';
-export type AgentVertical = 'universal' | 'customer-service' | 'hr' | 'legal' | 'sales';
+import type { ProviderId } from '@shared/catalog/providers';
+import type { AgentVerticalId } from '@shared/catalog/verticals';
+import type { AgentConfigDto, GlobalSettings, KeyTestRequest, KeyTestResult, SystemConfigDto, ValidationReport } from '@shared/contracts/config';
 
-export interface AgentConfig {
-  agentId: string;
-  agentName: string;
-  vertical: AgentVertical;
-  enabled: boolean;
-  systemPrompt: string;
-  timeout: number;
-  llmConfig: {
-    provider: ProviderId;
-    model: string;
-    /** Masked (`sk-...abcd`) or '' */
-    apiKey: string;
-    temperature: number | null;
-    maxTokens: number;
-    endpoint: string | null;
-    baseUrl: string | null;
-    apiVersion: string | null;
-  };
-  keyStatus: 'set' | 'missing' | 'unreadable';
-  keyError?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface GlobalSettings {
-  responseTemperature: number;
-  maxResponseLength: number;
-  defaultLanguage: string;
-  verticals: Record<string, boolean>;
-  enableAnalytics: boolean;
-  debugMode: boolean;
-}
-
-export interface SystemConfig {
-  agents: AgentConfig[];
-  global: GlobalSettings;
-}
+export type { ProviderId } from '@shared/catalog/providers';
+export type { ConfigProblem, GlobalSettings, KeyTestRequest, KeyTestResult, ValidationReport } from '@shared/contracts/config';
+export type AgentVertical = AgentVerticalId;
+export type AgentConfig = AgentConfigDto;
+export type SystemConfig = SystemConfigDto;
 
 /** What a save sends: every editable field; apiKey only when a new key was typed. */
 export interface AgentUpdate {
@@ -63,34 +32,6 @@ export interface AgentUpdate {
     baseUrl: string | null;
     apiVersion: string | null;
   };
-}
-
-export interface KeyTestRequest {
-  agentId?: string;
-  provider: ProviderId;
-  apiKey?: string;
-  model?: string;
-  endpoint?: string | null;
-  baseUrl?: string | null;
-  apiVersion?: string | null;
-}
-
-export interface KeyTestResult {
-  isValid: boolean;
-  reason: string;
-}
-
-export interface ConfigProblem {
-  severity: 'error' | 'warning';
-  agentId?: string;
-  field?: string;
-  message: string;
-}
-
-export interface ValidationReport {
-  valid: boolean;
-  problems: ConfigProblem[];
-  checkedAt: string;
 }
 
 type Data<T> = { success: true; data: T };
