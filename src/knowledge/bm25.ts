@@ -2,20 +2,34 @@
  * BM25 over the knowledge search index, shared by both dialects so SQLite and Postgres rank the
  * same way.
  *
- * The index (migrations 1732190600000-knowledge-search) is an inverted index kept by database
- * triggers in the same transaction as every change to `knowledge_chunks`:
+ * The index (migrations 1732190600000-knowledge-search) is an inverted index that database
+ * triggers keep in the same transaction as every change to `knowledge_chunks`:
  *
  * - `knowledge_postings (term, block, data)`: for every term (the engine's stem: FTS5 porter on
- *   SQLite, Postgres 'english' lexemes) and every block of POSTING_BLOCK_SIZE consecutive chunk
- *   ids, the postings of that term in that block, POSTING_BYTES bytes each (format below).
+ *   SQLite, Postgres 'english' lexemes) and every block of consecutive chunk ids (128 on SQLite,
+ *   so a row never spills to an overflow page; 1024 on Postgres: fewer, larger rows), a 6-byte
+ *   header (0xC0, then the block's first chunk id in 5 x 7 bits) and the term's postings in that
+ *   block, POSTING_BYTES each. Rows carry their header so that a search can read all the rows of a
+ *   term as one concatenated blob, in any order.
+ * - `knowledge_search_chunks (block, data)`: per block of 1024 chunk ids, each chunk's vertical
+ *   code and document length, CHUNK_BYTES each (the BM25 "norms").
  * - `knowledge_search_stats (vertical, code, chunks, tokens, version)`: per vertical, the chunk
- *   count and total document length (the BM25 collection statistics), a small code stored in each
- *   posting, and a version that changes with every change to the vertical's chunks.
+ *   count and total document length (the collection statistics), the code stored for its chunks,
+ *   and a version that changes with every change to its chunks.
  *
- * A search reads the statistics and the postings of its terms (one statement), scores every
- * posting here (no per-row work in SQL), keeps the best `limit` chunks in a heap and only then
- * fetches their text. Document frequencies are counted from the postings themselves, so they
- * are always exact. Postings fetched once are kept in a PostingsCache until a version changes.
+ * Every byte of a posting or chunk record has 7 bits of data except the first, in 0x80-0x87: a
+ * trigger finds the record of a chunk id in a row with a plain byte search for its 2 offset bytes
+ * and cuts it out. Counts are capped (127 title, 16383 text occurrences, 2^21 - 1 tokens), far
+ * beyond what a chunk of at most ~220 words and a 200-character title reach.
+ *
+ *   posting (5 bytes):  0x80 | offset >> 7, offset & 127, title hits, text hits >> 7, text hits & 127
+ *   chunk (6 bytes):    0x80 | offset >> 7, offset & 127, vertical code, length (3 x 7 bits)
+ *   (offset = chunk id - first id of the row's block, < 1024)
+ *
+ * A search reads, in one statement, the statistics and the postings of its terms; then the chunk
+ * records of the blocks they touch (see searchPostings). Scoring happens here, not in SQL (see
+ * topK); only the winners' text is fetched. What was read stays in a SearchCache until a
+ * version changes.
  */
 
 /** Term-frequency saturation. */
@@ -25,23 +39,14 @@ export const BM25_B = 0.75;
 /** One occurrence of a query term in the title counts as this many occurrences in the text. */
 export const TITLE_WEIGHT = 4;
 
-/**
- * One posting, 12 bytes. Every byte but the first holds 7 bits, and the first has its high bit
- * set, so a record can only start at a byte >= 0x80: the triggers find (and cut out) the posting
- * of a chunk with a plain byte search for its 5 id bytes.
- *
- *   0-4   chunk id, 35 bits, big-endian 7-bit groups, byte 0 = 0x80 | bits 28-34
- *   5     vertical code (knowledge_search_stats.code, 1..127)
- *   6     occurrences in the title, capped at 127
- *   7-8   occurrences in the text, capped at 16383
- *   9-11  document length (tokens of title + text), capped at 2^21 - 1
- *
- * The caps are far beyond what a chunk of at most ~220 words and a 200-character title reaches.
- */
-export const POSTING_BYTES = 12;
-/** Chunk ids per postings row: rows stay small (<= 3 KiB), so a write rewrites little. */
-export const POSTING_BLOCK_BITS = 8;
-export const POSTING_BLOCK_SIZE = 1 << POSTING_BLOCK_BITS;
+export const POSTING_BYTES = 5;
+export const CHUNK_BYTES = 6;
+/** Chunk ids per knowledge_search_chunks row (and the largest postings block). */
+export const CHUNK_BLOCK_BITS = 10;
+export const CHUNK_BLOCK_SIZE = 1 << CHUNK_BLOCK_BITS;
+/** The header of a postings row: 0xC0 + first chunk id of the block. */
+export const HEADER_BYTES = 6;
+const HEADER_MARK = 0xc0;
 
 /** Collection statistics of one vertical, as stored in knowledge_search_stats. */
 export interface VerticalStats {
@@ -68,42 +73,183 @@ export function idf(formula: IdfFormula, n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** The postings of one term, as fetched (all blocks concatenated in block order). */
-export interface TermPostings {
-  data: Buffer;
-  /** Postings per vertical code (the term's document frequency in that vertical). */
-  dfByCode: Map<number, number>;
-  /** Postings in all verticals. */
-  df: number;
+/** 35-bit number in 5 x 7 bits at data[o..o+4]. */
+function read35(data: Buffer, o: number): number {
+  return (data[o] & 0x7f) * 268435456 + ((data[o + 1] << 21) | (data[o + 2] << 14) | (data[o + 3] << 7) | data[o + 4]);
 }
 
-export function termPostings(data: Buffer): TermPostings {
-  const dfByCode = new Map<number, number>();
-  const usable = data.length - (data.length % POSTING_BYTES);
-  for (let o = 0; o < usable; o += POSTING_BYTES) {
-    const code = data[o + 5];
-    dfByCode.set(code, (dfByCode.get(code) ?? 0) + 1);
+/** The postings of one term, decoded: blocks in ascending order of their first chunk id. */
+export interface TermPostings {
+  /** Per block: first chunk id, and the range [start, end) of its postings. */
+  base: Float64Array;
+  start: Int32Array;
+  end: Int32Array;
+  /** Per posting: offset of the chunk in its block, and tf = TITLE_WEIGHT x title + text hits. */
+  offset: Uint16Array;
+  tf: Uint16Array;
+  /** Postings (chunks containing the term) in all verticals. */
+  df: number;
+  /** Contributions per scoring scope, computed on first need (see impactsOf). */
+  scopes: Map<string, ScopeImpacts>;
+}
+
+/** A term's BM25 contribution to each chunk containing it, in one scoring scope. */
+interface ScopeImpacts {
+  /** idf x tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)) per posting; 0 outside the scope. */
+  impact: Float64Array;
+  /** Highest impact per block. */
+  maxImpact: Float64Array;
+}
+
+/** Decodes a term's rows as read (each row: header, then postings), in whatever order they came. */
+export function parsePostings(data: Buffer): TermPostings {
+  let count = 0;
+  let blocks = 0;
+  for (let o = 0; o < data.length; ) {
+    if (data[o] === HEADER_MARK) {
+      blocks++;
+      o += HEADER_BYTES;
+    } else {
+      count++;
+      o += POSTING_BYTES;
+    }
   }
-  return { data: usable === data.length ? data : data.subarray(0, usable), dfByCode, df: usable / POSTING_BYTES };
+  let base = new Float64Array(blocks);
+  let start = new Int32Array(blocks);
+  let end = new Int32Array(blocks);
+  const offset = new Uint16Array(count);
+  const tf = new Uint16Array(count);
+  let block = -1;
+  let k = 0;
+  let sorted = true;
+  for (let o = 0; o + 1 < data.length; ) {
+    if (data[o] === HEADER_MARK) {
+      if (block >= 0) end[block] = k;
+      block++;
+      base[block] = read35(data, o + 1);
+      if (block > 0 && base[block] <= base[block - 1]) sorted = false;
+      start[block] = k;
+      o += HEADER_BYTES;
+    } else if (block >= 0) {
+      offset[k] = ((data[o] & 0x07) << 7) | data[o + 1];
+      tf[k] = TITLE_WEIGHT * data[o + 2] + ((data[o + 3] << 7) | data[o + 4]);
+      k++;
+      o += POSTING_BYTES;
+    } else {
+      o += POSTING_BYTES;
+    }
+  }
+  if (block >= 0) end[block] = k;
+  if (!sorted) {
+    const order = Array.from({ length: blocks }, (_, i) => i).sort((a, b) => base[a] - base[b]);
+    base = Float64Array.from(order, (i) => base[i]);
+    start = Int32Array.from(order, (i) => start[i]);
+    end = Int32Array.from(order, (i) => end[i]);
+  }
+  return { base, start, end, offset, tf, df: k, scopes: new Map() };
+}
+
+/** Bytes a cached TermPostings takes (decoded postings and one scope of impacts). */
+function sizeOf(p: TermPostings): number {
+  return p.offset.length * 12 + p.base.length * 24;
+}
+
+/** The chunk records of one knowledge_search_chunks row, by offset (code 0: no such chunk). */
+export interface ChunkBlock {
+  code: Uint8Array;
+  length: Uint32Array;
+  /** k1 (1 - b + b dl / avgdl) per offset, for the avgdl last scored against. */
+  norm?: { avgdl: number; k: Float64Array };
+}
+
+export function parseChunkBlock(data: Buffer): ChunkBlock {
+  const code = new Uint8Array(CHUNK_BLOCK_SIZE);
+  const length = new Uint32Array(CHUNK_BLOCK_SIZE);
+  for (let o = 0; o + CHUNK_BYTES <= data.length; o += CHUNK_BYTES) {
+    const off = ((data[o] & 0x07) << 7) | data[o + 1];
+    code[off] = data[o + 2];
+    length[off] = (data[o + 3] << 14) | (data[o + 4] << 7) | data[o + 5];
+  }
+  return { code, length };
+}
+
+/** The block's length normalisation, k1 (1 - b + b dl / avgdl) per offset (kept for the next search). */
+function normsOf(info: ChunkBlock, avgdl: number): Float64Array {
+  if (info.norm?.avgdl === avgdl) return info.norm.k;
+  const k = new Float64Array(CHUNK_BLOCK_SIZE);
+  for (let off = 0; off < CHUNK_BLOCK_SIZE; off++) k[off] = BM25_K1 * (1 - BM25_B + (BM25_B * info.length[off]) / avgdl);
+  info.norm = { avgdl, k };
+  return k;
+}
+
+/** What scores are computed against. */
+export interface ScoringScope {
+  /** Chunks and their average length. */
+  n: number;
+  avgdl: number;
+  formula: IdfFormula;
+  /** Count document frequencies in this vertical code only (else in all verticals). */
+  dfCode?: number;
+  /** The chunk records of the blocks postings are in (postings without one are left out). */
+  chunks: (block: number) => ChunkBlock | undefined;
+}
+
+/**
+ * Each posting's contribution idf x tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)), computed
+ * once per term and scope while the cache holds the term (N, avgdl and df cannot change then).
+ */
+function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
+  const key = `${scope.formula}|${scope.n}|${scope.avgdl}|${scope.dfCode ?? ''}`;
+  const known = p.scopes.get(key);
+  if (known) return known;
+  const restrict = scope.dfCode ?? -1;
+  let df = p.df;
+  if (restrict >= 0) {
+    df = 0;
+    for (let i = 0; i < p.base.length; i++) {
+      const info = scope.chunks(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
+      if (!info) continue;
+      const first = p.base[i] % CHUNK_BLOCK_SIZE;
+      for (let k = p.start[i]; k < p.end[i]; k++) if (info.code[first + p.offset[k]] === restrict) df++;
+    }
+  }
+  const weight = df === 0 ? 0 : idf(scope.formula, scope.n, df);
+  const impact = new Float64Array(p.offset.length);
+  const maxImpact = new Float64Array(p.base.length);
+  const k1plus1 = BM25_K1 + 1;
+  for (let i = 0; i < p.base.length; i++) {
+    const info = scope.chunks(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
+    if (!info) continue;
+    const first = p.base[i] % CHUNK_BLOCK_SIZE;
+    const norm = normsOf(info, scope.avgdl);
+    let max = 0;
+    for (let k = p.start[i]; k < p.end[i]; k++) {
+      const at = first + p.offset[k];
+      const code = info.code[at];
+      if (code === 0 || (restrict >= 0 && code !== restrict)) continue;
+      const tf = p.tf[k];
+      const value = weight * ((tf * k1plus1) / (tf + norm[at]));
+      impact[k] = value;
+      if (value > max) max = value;
+    }
+    maxImpact[i] = max;
+  }
+  const result = { impact, maxImpact };
+  p.scopes.set(key, result);
+  return result;
 }
 
 /** A term as the scorer sees it: its postings and the weight of its BM25 contribution. */
 export interface ScoringTerm {
   postings: TermPostings;
-  /** Multiplies the term's IDF (1 for the visitor's words, less for related words). */
+  /** Multiplies the term's contribution (1 for the visitor's words, less for related words). */
   weight: number;
 }
 
-export interface TopKOptions {
+export interface TopKOptions extends ScoringScope {
   limit: number;
-  /** Score only chunks of this vertical code (undefined: all). */
+  /** Only chunks of this vertical code (undefined: all). */
   code?: number;
-  /** Document frequencies counted in `code` only (Postgres) or over all verticals (SQLite). */
-  dfInScope: boolean;
-  /** Chunks and average document length the scores are computed against. */
-  n: number;
-  avgdl: number;
-  formula: IdfFormula;
 }
 
 export interface TopKHit {
@@ -115,74 +261,110 @@ export interface TopKHit {
 
 /** At most this many terms are tracked for TopKHit.terms (they all still score). */
 const TRACKED_TERMS = 64;
+/** Rounding allowance on upper bounds, so a bound can never come out below a score it covers. */
+const BOUND_SLACK = 1 + 1e-9;
 
 /**
- * The `limit` best chunks for `terms` by BM25: sum over terms of
- *   weight x idf x tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)),  tf = TITLE_WEIGHT x title + text.
- * Exact: every posting is scored. The postings of all terms are walked together block by block
- * (each term's data is in block order), summing into a block-sized accumulator, so memory does
- * not grow with chunk ids. Ties are broken by chunk id, ascending.
+ * The `limit` best chunks for `terms` by BM25: sum over terms of weight x idf x tf (k1 + 1) /
+ * (tf + k1 (1 - b + b dl / avgdl)), tf = TITLE_WEIGHT x title + text hits.
+ *
+ * Exact, block-max style: no chunk of a block can score more than the sum over the block's terms
+ * of weight x the term's highest contribution in the block. Blocks are scored in decreasing order
+ * of that bound, each completely (every posting of every term, summed into a block-sized
+ * accumulator); once `limit` chunks score above the next block's bound, no later block can change
+ * the result and the rest are skipped. Ties: lower chunk id first.
  */
 export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
   const limit = Math.max(1, Math.floor(options.limit));
   const m = terms.length;
   if (m === 0) return [];
-  const weightedIdf = new Float64Array(m);
-  for (let t = 0; t < m; t++) {
-    const p = terms[t].postings;
-    const df = options.dfInScope && options.code !== undefined ? (p.dfByCode.get(options.code) ?? 0) : p.df;
-    weightedIdf[t] = df === 0 ? 0 : terms[t].weight * idf(options.formula, options.n, df);
-  }
-  const k1 = BM25_K1;
-  const b = BM25_B;
-  const avgdl = options.avgdl > 0 ? options.avgdl : 1;
+  const impacts = terms.map((t) => impactsOf(t.postings, options));
+  const weights = Float64Array.from(terms, (t) => t.weight);
   const wantCode = options.code ?? -1;
 
-  const acc = new Float64Array(POSTING_BLOCK_SIZE);
-  const seen = new Uint8Array(POSTING_BLOCK_SIZE);
-  const maskLo = new Uint32Array(POSTING_BLOCK_SIZE);
-  const maskHi = new Uint32Array(POSTING_BLOCK_SIZE);
-  const touched = new Int32Array(POSTING_BLOCK_SIZE);
+  // Blocks in ascending order of first chunk id (a merge of the terms' block lists), each with
+  // its (term, segment) entries and its bound.
+  let segmentCount = 0;
+  for (const t of terms) segmentCount += t.postings.base.length;
+  const blockBase = new Float64Array(segmentCount);
+  const blockBound = new Float64Array(segmentCount);
+  const blockFrom = new Int32Array(segmentCount + 1);
+  const entryTerm = new Int32Array(segmentCount);
+  const entrySegment = new Int32Array(segmentCount);
   const cursor = new Int32Array(m);
-  const heap = new TopKHeap(limit);
-
+  let blocks = 0;
+  let entries = 0;
   for (;;) {
-    // The lowest block any term still has postings in.
-    let block = Infinity;
+    let base = Infinity;
     for (let t = 0; t < m; t++) {
-      const data = terms[t].postings.data;
-      if (cursor[t] < data.length) {
-        const bl = blockAt(data, cursor[t]);
-        if (bl < block) block = bl;
+      const bases = terms[t].postings.base;
+      if (cursor[t] < bases.length && bases[cursor[t]] < base) base = bases[cursor[t]];
+    }
+    if (base === Infinity) break;
+    blockFrom[blocks] = entries;
+    let bound = 0;
+    for (let t = 0; t < m; t++) {
+      const bases = terms[t].postings.base;
+      const i = cursor[t];
+      if (i < bases.length && bases[i] === base) {
+        entryTerm[entries] = t;
+        entrySegment[entries] = i;
+        entries++;
+        bound += weights[t] * impacts[t].maxImpact[i];
+        cursor[t] = i + 1;
       }
     }
-    if (block === Infinity) break;
+    blockBase[blocks] = base;
+    blockBound[blocks] = bound * BOUND_SLACK;
+    blocks++;
+  }
+  blockFrom[blocks] = entries;
+  const order = Array.from({ length: blocks }, (_, b) => b).sort((a, b) => blockBound[b] - blockBound[a] || blockBase[a] - blockBase[b]);
 
+  const { acc, seen, maskLo, maskHi, touched } = scratch;
+  const heap = new TopKHeap(limit);
+  for (const b of order) {
+    const bound = blockBound[b];
+    if (bound === 0 || (heap.full() && bound < heap.lowestScore())) break;
+    const base = blockBase[b];
+    const info = options.chunks(Math.floor(base / CHUNK_BLOCK_SIZE));
+    if (!info) continue;
+    const first = base % CHUNK_BLOCK_SIZE;
+    const codes = info.code;
     let nTouched = 0;
-    for (let t = 0; t < m; t++) {
-      const data = terms[t].postings.data;
-      const w = weightedIdf[t];
-      let o = cursor[t];
-      for (; o < data.length; o += POSTING_BYTES) {
-        if (blockAt(data, o) !== block) break;
-        if (wantCode >= 0 && data[o + 5] !== wantCode) continue;
-        const off = data[o + 4] | ((data[o + 3] & 1) << 7);
-        const tf = TITLE_WEIGHT * data[o + 6] + ((data[o + 7] << 7) | data[o + 8]);
-        const dl = (data[o + 9] << 14) | (data[o + 10] << 7) | data[o + 11];
+    for (let e = blockFrom[b]; e < blockFrom[b + 1]; e++) {
+      const t = entryTerm[e];
+      const i = entrySegment[e];
+      const p = terms[t].postings;
+      const offsets = p.offset;
+      const impact = impacts[t].impact;
+      const w = weights[t];
+      const bitLo = t < 32 ? 1 << t : 0;
+      const bitHi = t >= 32 && t < TRACKED_TERMS ? 1 << (t - 32) : 0;
+      for (let k = p.start[i], end = p.end[i]; k < end; k++) {
+        const value = impact[k];
+        // 0: no chunk record, or outside a scope the impacts were computed for.
+        if (value === 0) continue;
+        const off = offsets[k];
+        if (wantCode >= 0 && codes[first + off] !== wantCode) continue;
         if (seen[off] === 0) {
           seen[off] = 1;
           touched[nTouched++] = off;
         }
-        acc[off] += w * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl)));
-        if (t < 32) maskLo[off] |= 1 << t;
-        else if (t < TRACKED_TERMS) maskHi[off] |= 1 << (t - 32);
+        acc[off] += w * value;
+        maskLo[off] |= bitLo;
+        maskHi[off] |= bitHi;
       }
-      cursor[t] = o;
     }
-    const base = block * POSTING_BLOCK_SIZE;
-    for (let i = 0; i < nTouched; i++) {
-      const off = touched[i];
-      heap.offer(acc[off], base + off, maskLo[off], maskHi[off]);
+    // Only chunks that can get in are offered (the heap settles ties by id).
+    let floor = heap.full() ? heap.lowestScore() : -Infinity;
+    for (let j = 0; j < nTouched; j++) {
+      const off = touched[j];
+      const score = acc[off];
+      if (score >= floor) {
+        heap.offer(score, base + off, maskLo[off], maskHi[off]);
+        if (heap.full()) floor = heap.lowestScore();
+      }
       acc[off] = 0;
       seen[off] = 0;
       maskLo[off] = 0;
@@ -192,11 +374,14 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
   return heap.sorted().map((e) => ({ chunkId: e.id, score: e.score, terms: termsOf(e.lo, e.hi) }));
 }
 
-/** Block number of the posting at byte `o`: chunk id >> POSTING_BLOCK_BITS. */
-function blockAt(data: Buffer, o: number): number {
-  // id = (b0 & 0x7f) * 2^28 + (b1 << 21 | b2 << 14 | b3 << 7 | b4); block = id >> 8.
-  return (data[o] & 0x7f) * 1048576 + ((data[o + 1] << 13) | (data[o + 2] << 6) | (data[o + 3] >> 1));
-}
+/** Per-block work arrays of topK, left zeroed after every block (topK never runs twice at once). */
+const scratch = {
+  acc: new Float64Array(CHUNK_BLOCK_SIZE),
+  seen: new Uint8Array(CHUNK_BLOCK_SIZE),
+  maskLo: new Int32Array(CHUNK_BLOCK_SIZE),
+  maskHi: new Int32Array(CHUNK_BLOCK_SIZE),
+  touched: new Int32Array(CHUNK_BLOCK_SIZE),
+};
 
 function termsOf(lo: number, hi: number): number[] {
   const out: number[] = [];
@@ -212,13 +397,21 @@ interface HeapEntry {
   hi: number;
 }
 
-/** The `limit` best (score desc, id asc) entries offered, as a min-heap on "worse". */
+/** The `limit` best (score desc, id asc) entries offered; a min-heap on "ranks lower". */
 class TopKHeap {
   private readonly items: HeapEntry[] = [];
   constructor(private readonly limit: number) {}
 
-  /** a ranks below b */
-  private static worse(a: HeapEntry, b: HeapEntry): boolean {
+  full(): boolean {
+    return this.items.length >= this.limit;
+  }
+
+  /** The score a chunk must beat to get in (once full). */
+  lowestScore(): number {
+    return this.items.length > 0 ? this.items[0].score : -Infinity;
+  }
+
+  private static lower(a: HeapEntry, b: HeapEntry): boolean {
     return a.score < b.score || (a.score === b.score && a.id > b.id);
   }
 
@@ -229,7 +422,7 @@ class TopKHeap {
       let i = items.length - 1;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!TopKHeap.worse(items[i], items[parent])) break;
+        if (!TopKHeap.lower(items[i], items[parent])) break;
         [items[i], items[parent]] = [items[parent], items[i]];
         i = parent;
       }
@@ -242,12 +435,12 @@ class TopKHeap {
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
-      let worst = i;
-      if (l < items.length && TopKHeap.worse(items[l], items[worst])) worst = l;
-      if (r < items.length && TopKHeap.worse(items[r], items[worst])) worst = r;
-      if (worst === i) break;
-      [items[i], items[worst]] = [items[worst], items[i]];
-      i = worst;
+      let lowest = i;
+      if (l < items.length && TopKHeap.lower(items[l], items[lowest])) lowest = l;
+      if (r < items.length && TopKHeap.lower(items[r], items[lowest])) lowest = r;
+      if (lowest === i) break;
+      [items[i], items[lowest]] = [items[lowest], items[i]];
+      i = lowest;
     }
   }
 
@@ -257,13 +450,14 @@ class TopKHeap {
 }
 
 /**
- * Postings already fetched, per term, valid while the statistics' versions stay the same (any
- * change to any chunk changes its vertical's version, see the triggers), and bounded in bytes
- * (least recently used terms are dropped first).
+ * What searches have read (postings per term, chunk records per block), valid while the
+ * statistics' versions stay the same (any change to any chunk changes its vertical's version,
+ * see the triggers), and bounded in bytes (least recently used first out).
  */
-export class PostingsCache {
+export class SearchCache {
   private signature = '';
-  private readonly entries = new Map<string, TermPostings>();
+  private readonly terms = new Map<string, TermPostings>();
+  private readonly blocks = new Map<number, ChunkBlock>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -272,37 +466,52 @@ export class PostingsCache {
   validate(stats: VerticalStats[]): boolean {
     const signature = signatureOf(stats);
     if (signature === this.signature) return true;
-    this.entries.clear();
+    this.terms.clear();
+    this.blocks.clear();
     this.bytes = 0;
     this.signature = signature;
     return false;
   }
 
-  get(term: string): TermPostings | undefined {
-    const entry = this.entries.get(term);
+  /** True when `stats` are those the cache holds data for. */
+  current(stats: VerticalStats[]): boolean {
+    return signatureOf(stats) === this.signature;
+  }
+
+  term(term: string): TermPostings | undefined {
+    const entry = this.terms.get(term);
     if (entry) {
-      // Most recently used last.
-      this.entries.delete(term);
-      this.entries.set(term, entry);
+      this.terms.delete(term);
+      this.terms.set(term, entry);
     }
     return entry;
   }
 
-  /** Stores postings fetched under `stats` (ignored if they are not the cache's versions). */
-  set(term: string, postings: TermPostings, stats: VerticalStats[]): void {
-    if (signatureOf(stats) !== this.signature || postings.data.length > this.maxBytes) return;
-    const previous = this.entries.get(term);
+  block(block: number): ChunkBlock | undefined {
+    return this.blocks.get(block);
+  }
+
+  /** Keeps postings read under `stats` (ignored if those are not the cache's versions). */
+  addTerm(term: string, postings: TermPostings, stats: VerticalStats[]): void {
+    const size = sizeOf(postings);
+    if (!this.current(stats) || size > this.maxBytes / 2) return;
+    const previous = this.terms.get(term);
     if (previous) {
-      this.bytes -= previous.data.length;
-      this.entries.delete(term);
+      this.bytes -= sizeOf(previous);
+      this.terms.delete(term);
     }
-    this.entries.set(term, postings);
-    this.bytes += postings.data.length;
-    for (const [key, value] of this.entries) {
+    this.terms.set(term, postings);
+    this.bytes += size;
+    for (const [key, value] of this.terms) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(key);
-      this.bytes -= value.data.length;
+      this.terms.delete(key);
+      this.bytes -= sizeOf(value);
     }
+  }
+
+  /** Keeps a block's chunk records read under `stats` (5 to 13 bytes per chunk id; not evicted). */
+  addBlock(block: number, chunks: ChunkBlock, stats: VerticalStats[]): void {
+    if (this.current(stats)) this.blocks.set(block, chunks);
   }
 }
 
@@ -330,10 +539,22 @@ export interface ChunkRow {
   text: string;
 }
 
+/** What one read statement returns. */
+export interface IndexRead {
+  stats: VerticalStats[];
+  /** A term's knowledge_postings rows, concatenated (see parsePostings). */
+  postings: Map<string, Buffer>;
+  /** knowledge_search_chunks rows per block. */
+  chunks: Map<number, Buffer>;
+}
+
 /** The database side of a search: one dialect's SQL. */
 export interface PostingsReader {
-  /** The statistics of every vertical and the postings of `terms`, read in ONE statement. */
-  read(terms: string[]): Promise<{ stats: VerticalStats[]; postings: Map<string, Buffer> }>;
+  /**
+   * In ONE statement: the statistics of every vertical, the rows of each of `terms` concatenated
+   * (any order), and the knowledge_search_chunks rows of `blocks`.
+   */
+  read(terms: string[], blocks: number[]): Promise<IndexRead>;
   /** The chunks with these ids (any order; ids that no longer exist are left out). */
   chunks(ids: number[]): Promise<ChunkRow[]>;
 }
@@ -356,39 +577,72 @@ export interface PostingsSearchOptions {
   avgdlFloor: number;
 }
 
-/** Reads (or takes from the cache) the postings of the query's terms, scores them, fetches the winners. */
+/** Reads attempted before a search gives up waiting for a quiet moment between writes. */
+const READ_ATTEMPTS = 3;
+
+/**
+ * Reads what is not cached (postings of the query's terms, then the chunk records of the blocks
+ * they touch; the second read only checks the versions did not move in between), scores every
+ * posting, and fetches the winners' rows.
+ */
 export async function searchPostings(
   reader: PostingsReader,
-  cache: PostingsCache,
+  cache: SearchCache,
   query: StemmedQuery,
   options: PostingsSearchOptions,
 ): Promise<(ChunkRow & { score: number; matchedTerms: string[] })[]> {
   if (query.terms.length === 0) return [];
-  const postings = new Map<string, TermPostings>();
-  const missing: string[] = [];
-  for (const { term } of query.terms) {
-    const hit = cache.get(term);
-    if (hit) postings.set(term, hit);
-    else missing.push(term);
-  }
-  let read = await reader.read(missing);
-  if (!cache.validate(read.stats) && postings.size > 0) {
-    // The cache was filled under other versions: read everything again (one consistent statement).
-    postings.clear();
-    read = await reader.read(query.terms.map((t) => t.term));
-    cache.validate(read.stats);
-  }
-  for (const [term, data] of read.postings) {
-    const parsed = termPostings(data);
-    cache.set(term, parsed, read.stats);
-    postings.set(term, parsed);
+  let stats: VerticalStats[] = [];
+  let postings = new Map<string, TermPostings>();
+  let chunks = new Map<number, ChunkBlock>();
+  for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+    postings = new Map();
+    chunks = new Map();
+    const missing: string[] = [];
+    for (const { term } of query.terms) {
+      const hit = cache.term(term);
+      if (hit) postings.set(term, hit);
+      else missing.push(term);
+    }
+    let read = await reader.read(missing, []);
+    if (!cache.validate(read.stats) && postings.size > 0) {
+      // Read under other versions: everything again, in one consistent statement.
+      postings.clear();
+      read = await reader.read(
+        query.terms.map((t) => t.term),
+        [],
+      );
+      cache.validate(read.stats);
+    }
+    stats = read.stats;
+    for (const [term, data] of read.postings) {
+      const parsed = parsePostings(data);
+      cache.addTerm(term, parsed, stats);
+      postings.set(term, parsed);
+    }
+
+    const wanted = new Set<number>();
+    for (const p of postings.values()) for (const base of p.base) wanted.add(Math.floor(base / CHUNK_BLOCK_SIZE));
+    const missingBlocks: number[] = [];
+    for (const block of wanted) {
+      const hit = cache.block(block);
+      if (hit) chunks.set(block, hit);
+      else missingBlocks.push(block);
+    }
+    if (missingBlocks.length === 0) break;
+    const more = await reader.read([], missingBlocks.sort((a, b) => a - b));
+    for (const [block, data] of more.chunks) {
+      const parsed = parseChunkBlock(data);
+      cache.addBlock(block, parsed, more.stats);
+      chunks.set(block, parsed);
+    }
+    // Consistent if nothing changed between the two reads; otherwise read again.
+    if (cache.current(more.stats) || attempt === READ_ATTEMPTS) break;
   }
 
-  const stats = read.stats;
   if (options.vertical !== undefined && !stats.some((s) => s.vertical === options.vertical)) return [];
-  const all = collectionStats(stats);
   const scope = collectionStats(stats, options.vertical);
-  const basis = options.scopedStatistics ? scope : all;
+  const basis = options.scopedStatistics ? scope : collectionStats(stats);
   if (basis.n === 0) return [];
 
   const scoring: ScoringTerm[] = [];
@@ -403,10 +657,11 @@ export async function searchPostings(
   const hits = topK(scoring, {
     limit: options.limit,
     code: scope.code,
-    dfInScope: options.scopedStatistics,
+    dfCode: options.scopedStatistics ? scope.code : undefined,
     n: basis.n,
     avgdl: Math.max(basis.avgdl, options.avgdlFloor),
     formula: options.formula,
+    chunks: (block) => chunks.get(block),
   });
   if (hits.length === 0) return [];
 

@@ -15,7 +15,8 @@ import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
 import { KnowledgeItemInput, KnowledgeService } from './knowledge.service';
-import { POSTING_BLOCK_SIZE, POSTING_BYTES } from './bm25';
+import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './bm25';
+import { analyseQuery } from './query-terms';
 
 type Dialect = 'sqlite' | 'postgres';
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -70,76 +71,96 @@ async function expectKnowledgeError(promise: Promise<unknown>, code: KnowledgeEr
   await expect(promise).rejects.toMatchObject({ code });
 }
 
-/** One posting as "term id code titleHits textHits length", decoded from the stored index. */
-async function storedIndex(dataSource: DataSource, dialect: Dialect): Promise<{ stats: string[]; postings: string[] }> {
-  const rows: { term: string; block: number; data: string }[] = await dataSource.query(
-    dialect === 'sqlite'
-      ? `SELECT term, block, hex(data) AS data FROM knowledge_postings`
-      : `SELECT term, block, encode(data, 'hex') AS data FROM knowledge_postings`,
-  );
-  const postings: string[] = [];
-  for (const row of rows) {
-    const data = Buffer.from(row.data, 'hex');
-    expect(data.length % POSTING_BYTES).toBe(0);
+interface IndexContent {
+  /** "code chunks tokens" per vertical with chunks. */
+  stats: string[];
+  /** "id code length" per chunk. */
+  chunks: string[];
+  /** "term id titleHits textHits" per posting. */
+  postings: string[];
+}
+
+/** The search index as stored (knowledge_postings, knowledge_search_chunks, knowledge_search_stats), decoded. */
+async function storedIndex(dataSource: DataSource, dialect: Dialect): Promise<IndexContent> {
+  const hex = (column: string) => (dialect === 'sqlite' ? `hex(${column})` : `encode(${column}, 'hex')`);
+  const blockBits = dialect === 'sqlite' ? 7 : 10;
+  const records = (data: Buffer, width: number, first: number, each: (id: number, o: number) => void): void => {
     expect(data.length).toBeGreaterThan(0);
-    for (let o = 0; o < data.length; o += POSTING_BYTES) {
-      const id = (data[o] & 0x7f) * 2 ** 28 + ((data[o + 1] << 21) | (data[o + 2] << 14) | (data[o + 3] << 7) | data[o + 4]);
-      expect(data[o] & 0x80).toBe(0x80);
-      expect(Math.floor(id / POSTING_BLOCK_SIZE)).toBe(Number(row.block));
-      const tfText = (data[o + 7] << 7) | data[o + 8];
-      const length = (data[o + 9] << 14) | (data[o + 10] << 7) | data[o + 11];
-      postings.push(`${row.term} ${id} ${data[o + 5]} ${data[o + 6]} ${tfText} ${length}`);
+    expect(data.length % width).toBe(0);
+    for (let o = 0; o < data.length; o += width) {
+      expect(data[o] & 0xf8).toBe(0x80);
+      for (let i = 1; i < width; i++) expect(data[o + i]).toBeLessThan(0x80);
+      each(first + (((data[o] & 0x07) << 7) | data[o + 1]), o);
     }
+  };
+  const postings: string[] = [];
+  for (const row of await dataSource.query(`SELECT term, block, ${hex('data')} AS data FROM knowledge_postings`)) {
+    const first = Number(row.block) * 2 ** blockBits;
+    const header = Buffer.from(row.data.slice(0, 2 * HEADER_BYTES), 'hex');
+    expect([...header]).toEqual([0xc0, Math.floor(first / 2 ** 28) & 127, (first >> 21) & 127, (first >> 14) & 127, (first >> 7) & 127, first & 127]);
+    const data = Buffer.from(row.data.slice(2 * HEADER_BYTES), 'hex');
+    records(data, POSTING_BYTES, first, (id, o) => {
+      expect(Math.floor(id / 2 ** blockBits)).toBe(Number(row.block));
+      postings.push(`${row.term} ${id} ${data[o + 2]} ${(data[o + 3] << 7) | data[o + 4]}`);
+    });
+  }
+  const chunks: string[] = [];
+  for (const row of await dataSource.query(`SELECT block, ${hex('data')} AS data FROM knowledge_search_chunks`)) {
+    const data = Buffer.from(row.data, 'hex');
+    records(data, CHUNK_BYTES, Number(row.block) * CHUNK_BLOCK_SIZE, (id, o) => {
+      chunks.push(`${id} ${data[o + 2]} ${(data[o + 3] << 14) | (data[o + 4] << 7) | data[o + 5]}`);
+    });
   }
   const stats: { code: number; chunks: number; tokens: number }[] = await dataSource.query(
     `SELECT code, chunks, tokens FROM knowledge_search_stats WHERE chunks <> 0 OR tokens <> 0`,
   );
-  return { stats: stats.map((s) => `${s.code} ${s.chunks} ${s.tokens}`).sort(), postings: postings.sort() };
+  return { stats: stats.map((s) => `${s.code} ${s.chunks} ${s.tokens}`).sort(), chunks: chunks.sort(), postings: postings.sort() };
 }
 
 /** The same, computed from scratch from knowledge_chunks with the engine's own tokenizer. */
-async function expectedIndex(dataSource: DataSource, dialect: Dialect): Promise<{ stats: string[]; postings: string[] }> {
-  let rows: { term: string; id: number; code: number; tft: number; tfx: number; dl: number }[];
-  let stats: { code: number; chunks: number; tokens: number }[];
+async function expectedIndex(dataSource: DataSource, dialect: Dialect): Promise<IndexContent> {
+  let postings: { term: string; id: number; tft: number; tfx: number }[];
+  let chunks: { id: number; code: number; dl: number }[];
   if (dialect === 'sqlite') {
     await dataSource.query(`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_check_fts USING fts5(title, text,
       content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`);
     await dataSource.query(`CREATE VIRTUAL TABLE IF NOT EXISTS knowledge_check_tokens USING fts5vocab(knowledge_check_fts, 'instance')`);
     try {
       await dataSource.query(`INSERT INTO knowledge_check_fts (knowledge_check_fts) VALUES ('rebuild')`);
-      const lengths = `(SELECT doc, count(*) AS dl FROM knowledge_check_tokens GROUP BY doc)`;
-      rows = await dataSource.query(
-        `SELECT t.term, t.doc AS id, s.code, t.tft, t.tfx, l.dl
-           FROM (SELECT term, doc, sum(col = 'title') AS tft, sum(col = 'text') AS tfx FROM knowledge_check_tokens GROUP BY term, doc) t
-           JOIN ${lengths} l ON l.doc = t.doc
-           JOIN knowledge_chunks c ON c.id = t.doc
-           JOIN knowledge_search_stats s ON s.vertical = c.vertical`,
+      postings = await dataSource.query(
+        `SELECT term, doc AS id, sum(col = 'title') AS tft, sum(col = 'text') AS tfx FROM knowledge_check_tokens GROUP BY term, doc`,
       );
-      stats = await dataSource.query(
-        `SELECT s.code, count(*) AS chunks, coalesce(sum(l.dl), 0) AS tokens
-           FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical LEFT JOIN ${lengths} l ON l.doc = c.id
-          GROUP BY s.code`,
+      chunks = await dataSource.query(
+        `SELECT c.id, s.code, coalesce(l.dl, 0) AS dl
+           FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical
+           LEFT JOIN (SELECT doc, count(*) AS dl FROM knowledge_check_tokens GROUP BY doc) l ON l.doc = c.id`,
       );
     } finally {
       await dataSource.query('DROP TABLE IF EXISTS knowledge_check_tokens');
       await dataSource.query('DROP TABLE IF EXISTS knowledge_check_fts');
     }
   } else {
-    rows = await dataSource.query(
-      `SELECT u.lexeme AS term, c.id, s.code,
+    postings = await dataSource.query(
+      `SELECT u.lexeme AS term, c.id,
               coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tft,
-              cardinality(u.weights) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tfx,
-              c.doc_len AS dl
-         FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical CROSS JOIN LATERAL unnest(c.tsv) u`,
+              cardinality(u.weights) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tfx
+         FROM knowledge_chunks c CROSS JOIN LATERAL unnest(c.tsv) u`,
     );
-    stats = await dataSource.query(
-      `SELECT s.code, count(*) AS chunks, coalesce(sum(c.doc_len), 0) AS tokens
-         FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical GROUP BY s.code`,
+    chunks = await dataSource.query(
+      `SELECT c.id, s.code, c.doc_len AS dl FROM knowledge_chunks c JOIN knowledge_search_stats s ON s.vertical = c.vertical`,
     );
   }
+  const byCode = new Map<number, { n: number; tokens: number }>();
+  for (const c of chunks) {
+    const entry = byCode.get(Number(c.code)) ?? { n: 0, tokens: 0 };
+    entry.n += 1;
+    entry.tokens += Number(c.dl);
+    byCode.set(Number(c.code), entry);
+  }
   return {
-    stats: stats.map((s) => `${s.code} ${s.chunks} ${s.tokens}`).sort(),
-    postings: rows.map((r) => `${r.term} ${r.id} ${r.code} ${r.tft} ${r.tfx} ${r.dl}`).sort(),
+    stats: [...byCode].map(([code, e]) => `${code} ${e.n} ${e.tokens}`).sort(),
+    chunks: chunks.map((c) => `${c.id} ${c.code} ${c.dl}`).sort(),
+    postings: postings.map((p) => `${p.term} ${p.id} ${p.tft} ${p.tfx}`).sort(),
   };
 }
 
@@ -159,6 +180,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     const expected = await expectedIndex(db.dataSource, dialect);
     const actual = await storedIndex(db.dataSource, dialect);
     expect(actual.stats).toEqual(expected.stats);
+    expect(actual.chunks).toEqual(expected.chunks);
     expect(actual.postings.length).toBe(expected.postings.length);
     expect(actual.postings).toEqual(expected.postings);
   }
@@ -404,6 +426,134 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect(result.sources.map((s) => s.id)).toEqual([refunds.id]);
       expect(result.coverage).toBe(1);
       expect((await service.retrieve('How do I get my money back?', { expand: false })).sources).toEqual([]);
+    });
+  });
+
+  describe('search index', () => {
+    /**
+     * BM25 of every chunk matching any of `words`, computed the way search used to: FTS5's bm25()
+     * on SQLite (a scratch FTS5 table over the chunks), the unnest(tsv) scorer on Postgres.
+     */
+    async function referenceScores(words: string[], vertical?: string): Promise<Map<number, number>> {
+      if (words.length === 0) return new Map();
+      let rows: { id: number; score: number }[];
+      if (dialect === 'sqlite') {
+        rows = await db.dataSource.query(
+          `SELECT f.rowid AS id, -bm25(knowledge_ref_fts, 4, 1.0) AS score
+             FROM knowledge_ref_fts f JOIN knowledge_chunks c ON c.id = f.rowid
+            WHERE knowledge_ref_fts MATCH ? ${vertical ? 'AND c.vertical = ?' : ''}`,
+          [words.map((w) => `"${w}"`).join(' OR '), ...(vertical ? [vertical] : [])],
+        );
+      } else {
+        const lexemes: string[] = (
+          await db.dataSource.query(
+            `SELECT DISTINCT l.lexeme FROM unnest($1::text[]) AS t(word) CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('english', t.word))) AS l(lexeme)`,
+            [words],
+          )
+        ).map((r: { lexeme: string }) => r.lexeme);
+        if (lexemes.length === 0) return new Map();
+        const scope = vertical ? `vertical = $3` : 'true';
+        rows = await db.dataSource.query(
+          `WITH cand AS (SELECT c.id, c.doc_len, c.tsv FROM knowledge_chunks c WHERE c.tsv @@ $2::tsquery AND ${scope}),
+           hits AS (
+             SELECT cand.id, cand.doc_len, u.lexeme,
+                    coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_title,
+                    coalesce(cardinality(u.weights), 0) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_text
+               FROM cand CROSS JOIN LATERAL unnest(cand.tsv) AS u WHERE u.lexeme = ANY ($1::text[])),
+           df AS (SELECT lexeme, count(*)::float8 AS n_hit FROM hits GROUP BY lexeme),
+           stats AS (SELECT count(*)::float8 AS n, greatest(coalesce(avg(doc_len), 1), 1)::float8 AS avgdl FROM knowledge_chunks WHERE ${scope})
+           SELECT h.id, sum(ln(1 + (s.n - d.n_hit + 0.5) / (d.n_hit + 0.5)) * ((h.tf_title * 4 + h.tf_text) * 2.2)
+                            / ((h.tf_title * 4 + h.tf_text) + 1.2 * (1 - 0.75 + 0.75 * h.doc_len / s.avgdl)))::float8 AS score
+             FROM hits h JOIN df d USING (lexeme) CROSS JOIN stats s GROUP BY h.id`,
+          [lexemes, lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | '), ...(vertical ? [vertical] : [])],
+        );
+      }
+      return new Map(rows.map((r) => [Number(r.id), Number(r.score)]));
+    }
+
+    /** What search(q, {limit}) must return: own words' BM25 + 0.5 x the related words' BM25, best first. */
+    async function expectedSearch(question: string, limit: number, vertical?: string): Promise<{ id: number; score: number }[]> {
+      const { terms, expansions } = analyseQuery(question);
+      const own = await referenceScores(terms, vertical);
+      const related = await referenceScores(expansions.map((e) => e.term), vertical);
+      const total = new Map(own);
+      for (const [id, score] of related) total.set(id, (total.get(id) ?? 0) + 0.5 * score);
+      return [...total]
+        .map(([id, score]) => ({ id, score }))
+        .sort((a, b) => b.score - a.score || a.id - b.id)
+        .slice(0, limit);
+    }
+
+    it('scores exactly like the BM25 it replaces, visitor words and thesaurus words ranked together', async () => {
+      for (const item of FAQ_ITEMS) await service.create(item);
+      await service.create(makeKnowledgeItem({ title: 'Company car scheme', content: longContent(14, 'The company car scheme includes fuel cards.'), vertical: 'hr' }));
+      if (dialect === 'sqlite') {
+        await db.dataSource.query(`CREATE VIRTUAL TABLE knowledge_ref_fts USING fts5(title, text,
+          content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`);
+        await db.dataSource.query(`INSERT INTO knowledge_ref_fts (knowledge_ref_fts) VALUES ('rebuild')`);
+      }
+      try {
+        let compared = 0;
+        for (const q of FAQ_QUESTIONS) {
+          for (const [limit, vertical] of [[10, undefined], [200, undefined], [5, q.vertical]] as const) {
+            const expected = await expectedSearch(q.question, limit, vertical);
+            const actual = await service.search(q.question, { limit, vertical });
+            expect(actual.map((p) => p.chunkId)).toEqual(expected.map((e) => e.id));
+            actual.forEach((p, i) => expect(p.score).toBeCloseTo(expected[i].score, 9));
+            compared += actual.length;
+          }
+        }
+        expect(compared).toBeGreaterThan(FAQ_QUESTIONS.length * 10);
+      } finally {
+        if (dialect === 'sqlite') await db.dataSource.query('DROP TABLE IF EXISTS knowledge_ref_fts');
+      }
+    });
+
+    it('stays exact under writes that bypass the service (insert, update, delete, cascade)', async () => {
+      const a = await service.create(makeKnowledgeItem({ title: 'Bicycle repairs', content: longContent(6, 'Punctures are fixed for free.') }));
+      const b = await service.create(makeKnowledgeItem({ title: 'Helmet sizes', content: 'Helmets come in three sizes.', vertical: 'hr' }));
+      await expectIndexConsistent();
+      // Another server (its own service and cache) searches before and after each change.
+      const other = new KnowledgeService(db.dataSource);
+      expect([...new Set((await other.search('punctures')).map((p) => p.itemId))]).toEqual([a.id]);
+
+      await db.dataSource.query(
+        `INSERT INTO knowledge_chunks (item_id, ord, vertical, title, text, token_count) VALUES ($1, 9, 'legal', 'Helmet law', 'Punctures and helmets in court.', 5)`.replace(
+          /\$1/g,
+          dialect === 'sqlite' ? '?' : '$1',
+        ),
+        [b.id],
+      );
+      await expectIndexConsistent();
+      expect((await other.search('punctures', { vertical: 'legal' })).map((p) => p.title)).toEqual(['Helmet law']);
+
+      await db.dataSource.query(`UPDATE knowledge_chunks SET title = 'Tyre repairs', vertical = 'sales' WHERE item_id = ${dialect === 'sqlite' ? '?' : '$1'}`, [a.id]);
+      await expectIndexConsistent();
+      expect(await other.search('bicycle')).toEqual([]);
+      expect((await other.search('tyre', { vertical: 'sales' })).length).toBeGreaterThan(1);
+
+      await db.dataSource.query(`DELETE FROM knowledge_chunks WHERE ord = 0`);
+      await expectIndexConsistent();
+      await db.dataSource.query(`DELETE FROM knowledge_items WHERE id = ${dialect === 'sqlite' ? '?' : '$1'}`, [b.id]);
+      await expectIndexConsistent();
+      expect(await other.search('helmet')).toEqual([]);
+      if (dialect === 'postgres') {
+        await db.dataSource.query('TRUNCATE knowledge_chunks');
+        await expectIndexConsistent();
+        expect(await other.search('tyre')).toEqual([]);
+      }
+    });
+
+    it('sees a write made through another service at once', async () => {
+      const reader = new KnowledgeService(db.dataSource);
+      const writer = new KnowledgeService(db.dataSource);
+      const first = await writer.create(makeKnowledgeItem({ title: 'Kayak rental', content: 'Kayaks are rented by the hour.' }));
+      expect((await reader.search('kayak')).map((p) => p.itemId)).toEqual([first.id]);
+      const second = await writer.create(makeKnowledgeItem({ title: 'Kayak storage', content: 'Kayak racks are free for members.' }));
+      expect((await reader.search('kayak')).map((p) => p.itemId).sort()).toEqual([first.id, second.id].sort());
+      await writer.remove(first.id);
+      expect((await reader.search('kayak')).map((p) => p.itemId)).toEqual([second.id]);
+      await expectIndexConsistent();
     });
   });
 

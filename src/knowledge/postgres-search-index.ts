@@ -15,22 +15,22 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, PostingsCache, PostingsReader, searchPostings, StemmedQuery, VerticalStats } from './bm25';
+import { ChunkRow, IndexRead, PostingsReader, SearchCache, searchPostings, StemmedQuery, VerticalStats } from './bm25';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
-/** Postings kept in memory per index (bytes of 12-byte postings). */
+/** Memory for what searches read (postings, 5 bytes each, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
 /** Words whose stems are remembered (the 'english' configuration never changes them). */
 const STEM_MEMO_SIZE = 20_000;
 
 export class PostgresSearchIndex implements KnowledgeSearchIndex {
-  private readonly cache = new PostingsCache(CACHE_BYTES);
+  private readonly cache = new SearchCache(CACHE_BYTES);
   private readonly stems = new Map<string, string[]>();
   private readonly reader: PostingsReader;
 
   constructor(private readonly dataSource: DataSource) {
     this.reader = {
-      read: (terms) => this.read(terms),
+      read: (terms, blocks) => this.read(terms, blocks),
       chunks: (ids) => this.chunks(ids),
     };
   }
@@ -77,27 +77,42 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
     };
   }
 
-  private async read(terms: string[]): Promise<{ stats: VerticalStats[]; postings: Map<string, Buffer> }> {
-    const rows: { kind: number; name: string; code: number | null; chunks: string | null; tokens: string | null; version: string | null; data: string | null }[] =
+  /**
+   * Statistics, each term's rows (joined here: one large value per term would come through
+   * node-postgres' protocol parser far slower than many row-sized ones), chunk records.
+   */
+  private async read(terms: string[], blocks: number[]): Promise<IndexRead> {
+    const rows: { kind: number; name: string | null; n: number | null; chunks: string | null; tokens: string | null; version: string | null; data: string | null }[] =
       await this.dataSource.query(
-        `SELECT 0 AS kind, vertical::text AS name, code::int, chunks::text, tokens::text, version::text, NULL::text AS data
+        `SELECT 0 AS kind, vertical::text AS name, code::int AS n, chunks::text, tokens::text, version::text, NULL::text AS data
            FROM knowledge_search_stats
          UNION ALL
-         SELECT 1, term, NULL, NULL, NULL, NULL, encode(string_agg(data, ''::bytea ORDER BY block), 'base64')
-           FROM knowledge_postings WHERE term = ANY ($1::text[]) GROUP BY term`,
-        [terms],
+         SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings WHERE term = ANY ($1::text[])
+         UNION ALL
+         SELECT 2, NULL, block, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_search_chunks WHERE block = ANY ($2::int[])`,
+        [terms, blocks.filter(Number.isSafeInteger)],
       );
     const stats: VerticalStats[] = [];
-    const postings = new Map<string, Buffer>();
+    const parts = new Map<string, Buffer[]>();
+    const chunks = new Map<number, Buffer>();
     for (const row of rows) {
-      if (Number(row.kind) === 0) {
-        stats.push({ vertical: row.name, code: Number(row.code), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
+      const kind = Number(row.kind);
+      if (kind === 0) {
+        stats.push({ vertical: String(row.name), code: Number(row.n), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
       } else if (row.data !== null) {
-        // base64 (1.33 bytes per byte on the wire, against 2 for bytea's hex); line breaks are ignored.
-        postings.set(row.name, Buffer.from(row.data, 'base64'));
+        // base64: 1.33 bytes per byte on the wire, against 2 for bytea's hex; line breaks are ignored.
+        const data = Buffer.from(row.data, 'base64');
+        if (kind === 2) chunks.set(Number(row.n), data);
+        else {
+          const list = parts.get(String(row.name));
+          if (list) list.push(data);
+          else parts.set(String(row.name), [data]);
+        }
       }
     }
-    return { stats, postings };
+    const postings = new Map<string, Buffer>();
+    for (const [term, list] of parts) postings.set(term, list.length === 1 ? list[0] : Buffer.concat(list));
+    return { stats, postings, chunks };
   }
 
   private async chunks(ids: number[]): Promise<ChunkRow[]> {

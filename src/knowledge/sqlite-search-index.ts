@@ -1,5 +1,5 @@
 /**
- * SQLite search: BM25 exactly as FTS5's bm25() computes it (title column weighted TITLE_WEIGHT,
+ * SQLite search: BM25 exactly as FTS5's bm25() computed it (title column weighted TITLE_WEIGHT,
  * IDF ln((N - df + 0.5) / (df + 0.5)) floored at 1e-6, N, df and the average length over all
  * chunks) but over the inverted index `knowledge_postings` (see bm25.ts), scored in process.
  *
@@ -10,21 +10,21 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, PostingsCache, PostingsReader, searchPostings, StemmedQuery, VerticalStats } from './bm25';
+import { ChunkRow, IndexRead, PostingsReader, SearchCache, searchPostings, StemmedQuery, VerticalStats } from './bm25';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
-/** Postings kept in memory per index (bytes of 12-byte postings). */
+/** Memory for what searches read (postings, 5 bytes each, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
 /** Bound parameters per IN list (well under SQLite's limit). */
 const MAX_IN_LIST = 500;
 
 export class SqliteSearchIndex implements KnowledgeSearchIndex {
-  private readonly cache = new PostingsCache(CACHE_BYTES);
+  private readonly cache = new SearchCache(CACHE_BYTES);
   private readonly reader: PostingsReader;
 
   constructor(private readonly dataSource: DataSource) {
     this.reader = {
-      read: (terms) => this.read(terms),
+      read: (terms, blocks) => this.read(terms, blocks),
       chunks: (ids) => this.chunks(ids),
     };
   }
@@ -42,31 +42,40 @@ export class SqliteSearchIndex implements KnowledgeSearchIndex {
     });
   }
 
-  private async read(terms: string[]): Promise<{ stats: VerticalStats[]; postings: Map<string, Buffer> }> {
-    const list = terms.slice(0, MAX_IN_LIST);
-    let sql = `SELECT 0 AS kind, vertical AS name, code, chunks, tokens, version, NULL AS data FROM knowledge_search_stats`;
-    if (list.length > 0) {
+  /** Statistics, each term's rows concatenated (bm25.ts), chunk records. */
+  private async read(terms: string[], blocks: number[]): Promise<IndexRead> {
+    const termList = terms.slice(0, MAX_IN_LIST);
+    const blockList = blocks.filter(Number.isSafeInteger).slice(0, MAX_IN_LIST);
+    let sql = 'SELECT 0 AS kind, vertical AS name, code AS n, chunks, tokens, version, NULL AS data FROM knowledge_search_stats';
+    if (termList.length > 0) {
+      // Rows carry their block header, so their order does not matter (no sort in the aggregate).
       sql += ` UNION ALL
-        SELECT 1, term, NULL, NULL, NULL, NULL, CAST(group_concat(data, '' ORDER BY block) AS BLOB)
-          FROM knowledge_postings WHERE term IN (${list.map(() => '?').join(', ')}) GROUP BY term`;
+        SELECT 1, term, NULL, NULL, NULL, NULL, CAST(group_concat(data, '') AS BLOB)
+          FROM knowledge_postings WHERE term IN (${termList.map(() => '?').join(', ')}) GROUP BY term`;
     }
-    const rows: { kind: number; name: string; code: number; chunks: number; tokens: number; version: number; data: Buffer | string | null }[] =
-      await this.dataSource.query(sql, list);
+    if (blockList.length > 0) {
+      sql += ` UNION ALL SELECT 2, NULL, block, NULL, NULL, NULL, data FROM knowledge_search_chunks WHERE block IN (${blockList.join(', ')})`;
+    }
+    const rows: { kind: number; name: string | null; n: number; chunks: number; tokens: number; version: number; data: Buffer | string | null }[] =
+      await this.dataSource.query(sql, termList);
     const stats: VerticalStats[] = [];
     const postings = new Map<string, Buffer>();
+    const chunks = new Map<number, Buffer>();
     for (const row of rows) {
-      if (Number(row.kind) === 0) {
-        stats.push({ vertical: row.name, code: Number(row.code), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
+      const kind = Number(row.kind);
+      if (kind === 0) {
+        stats.push({ vertical: String(row.name), code: Number(row.n), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
       } else if (row.data !== null) {
-        postings.set(row.name, Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data, 'latin1'));
+        const data = Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data, 'latin1');
+        if (kind === 1) postings.set(String(row.name), data);
+        else chunks.set(Number(row.n), data);
       }
     }
-    return { stats, postings };
+    return { stats, postings, chunks };
   }
 
   private async chunks(ids: number[]): Promise<ChunkRow[]> {
     const list = ids.filter(Number.isSafeInteger);
-    if (list.length === 0) return [];
     const rows: ChunkRow[] = [];
     for (let i = 0; i < list.length; i += MAX_IN_LIST) {
       const slice = list.slice(i, i + MAX_IN_LIST);

@@ -3,10 +3,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Knowledge search on SQLite: an inverted index with per-term postings, kept by triggers, in
  * place of the FTS5 table `knowledge_chunks_fts` (whose bm25() scored and sorted every matching
- * chunk on every search). See src/knowledge/bm25.ts for the posting format and the scoring.
+ * chunk on every search). See src/knowledge/bm25.ts for the record formats and the scoring.
  *
- * - knowledge_postings (term, block, data): term = FTS5 porter stem; block = chunk id >> 8; data =
- *   12-byte postings (chunk id, vertical code, title and text occurrences, document length).
+ * - knowledge_postings (term, block, data): term = FTS5 porter stem; block = chunk id >> 7 (rows
+ *   of at most 646 bytes: never an overflow page); data = a 6-byte header (the block's first
+ *   chunk id) and 5-byte postings (offset in the block, title and text occurrences).
+ * - knowledge_search_chunks (block, data): block = chunk id >> 10; data = 6-byte chunk records
+ *   (offset, vertical code, document length = FTS5 tokens of title + text).
  * - knowledge_search_stats (vertical, code, chunks, tokens, version): collection statistics per
  *   vertical; `version` gets a new random value with every change, for the search's cache.
  * - knowledge_tokenizer: an empty contentless FTS5 table with the old tokenizer. A trigger puts
@@ -16,48 +19,70 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The triggers run inside whatever statement changes `knowledge_chunks` (including the cascade
  * from knowledge_items), so the index commits or rolls back with the chunks.
  */
-const BLOCK_BITS = 8;
+const POSTING_BLOCK_BITS = 7;
+const CHUNK_BLOCK_BITS = 10;
 
-/** The 5 id bytes of a posting (the first has its high bit set) for the chunk id expression. */
-function idBytes(id: string): string {
-  return `printf('%02X%02X%02X%02X%02X', 128 | ((${id} >> 28) & 127), (${id} >> 21) & 127, (${id} >> 14) & 127, (${id} >> 7) & 127, ${id} & 127)`;
+/** The 2 bytes a record of chunk `id` starts with in a row of 2^bits ids (the first >= 0x80). */
+function offsetHex(id: string, bits: number): string {
+  return `printf('%02X%02X', 128 | ((${id} & ${(1 << bits) - 1}) >> 7), ${id} & 127)`;
 }
 
-/** A whole posting (bm25.ts) as a blob. */
-function posting(id: string, code: string, tft: string, tfx: string, dl: string): string {
-  return `unhex(${idBytes(id)} || printf('%02X%02X%02X%02X%02X%02X%02X', ${code} & 127, min(${tft}, 127),
-      min(${tfx}, 16383) >> 7, min(${tfx}, 16383) & 127,
+/** The header of the postings row holding chunk `id` (0xC0, first chunk id of the block), as hex. */
+function headerHex(id: string): string {
+  const first = `((${id} >> ${POSTING_BLOCK_BITS}) << ${POSTING_BLOCK_BITS})`;
+  return `printf('C0%02X%02X%02X%02X%02X', (${first} >> 28) & 127, (${first} >> 21) & 127, (${first} >> 14) & 127, (${first} >> 7) & 127, ${first} & 127)`;
+}
+
+/** A posting (bm25.ts) as a blob. */
+function posting(id: string, tft: string, tfx: string): string {
+  return `unhex(${offsetHex(id, POSTING_BLOCK_BITS)} || printf('%02X%02X%02X', min(${tft}, 127), min(${tfx}, 16383) >> 7, min(${tfx}, 16383) & 127))`;
+}
+
+/** A chunk record (bm25.ts) as a blob. */
+function chunkRecord(id: string, code: string, dl: string): string {
+  return `unhex(${offsetHex(id, CHUNK_BLOCK_BITS)} || printf('%02X%02X%02X%02X', ${code} & 127,
       (min(${dl}, 2097151) >> 14) & 127, (min(${dl}, 2097151) >> 7) & 127, min(${dl}, 2097151) & 127))`;
+}
+
+/** `data` without the record of `length` bytes starting with `pattern`. */
+function cut(pattern: string, length: number): string {
+  return `CAST(substr(data, 1, instr(data, ${pattern}) - 1) || substr(data, instr(data, ${pattern}) + ${length}) AS BLOB)`;
 }
 
 /** Statements adding `row` (new/old) to the index; the tokenizer must hold the row. */
 function addRow(row: string): string {
+  const tokens = '(SELECT count(*) FROM knowledge_tokenizer_tokens)';
   return `
     INSERT INTO knowledge_search_stats (vertical, code, chunks, tokens, version)
-      VALUES (${row}.vertical, (SELECT coalesce(max(code), 0) + 1 FROM knowledge_search_stats), 1,
-              (SELECT count(*) FROM knowledge_tokenizer_tokens), random())
+      VALUES (${row}.vertical, (SELECT coalesce(max(code), 0) + 1 FROM knowledge_search_stats), 1, ${tokens}, random())
       ON CONFLICT (vertical) DO UPDATE SET chunks = chunks + 1, tokens = tokens + excluded.tokens, version = excluded.version;
+    INSERT INTO knowledge_search_chunks (block, data)
+      VALUES (${row}.id >> ${CHUNK_BLOCK_BITS},
+              ${chunkRecord(`${row}.id`, `(SELECT code FROM knowledge_search_stats WHERE vertical = ${row}.vertical)`, tokens)})
+      ON CONFLICT (block) DO UPDATE SET data = CAST(data || excluded.data AS BLOB);
     INSERT INTO knowledge_postings (term, block, data)
-      SELECT t.term, ${row}.id >> ${BLOCK_BITS}, ${posting(`${row}.id`, 's.code', 't.tft', 't.tfx', 'd.dl')}
-        FROM (SELECT term, sum(col = 'title') AS tft, sum(col = 'text') AS tfx FROM knowledge_tokenizer_tokens GROUP BY term) AS t,
-             (SELECT count(*) AS dl FROM knowledge_tokenizer_tokens) AS d,
-             knowledge_search_stats AS s
-       WHERE s.vertical = ${row}.vertical
-      ON CONFLICT (term, block) DO UPDATE SET data = CAST(data || excluded.data AS BLOB);`;
+      SELECT term, ${row}.id >> ${POSTING_BLOCK_BITS},
+             CAST(unhex(${headerHex(`${row}.id`)}) || ${posting(`${row}.id`, "sum(col = 'title')", "sum(col = 'text')")} AS BLOB)
+        FROM knowledge_tokenizer_tokens WHERE true GROUP BY term
+      ON CONFLICT (term, block) DO UPDATE SET data = CAST(data || substr(excluded.data, 7) AS BLOB);`;
 }
 
 /** Statements removing `row` from the index; the tokenizer must hold the row. */
 function removeRow(row: string): string {
-  const pattern = `unhex(${idBytes(`${row}.id`)})`;
+  const inPostings = `unhex(${offsetHex(`${row}.id`, POSTING_BLOCK_BITS)})`;
+  const inChunks = `unhex(${offsetHex(`${row}.id`, CHUNK_BLOCK_BITS)})`;
   return `
     UPDATE knowledge_search_stats
        SET chunks = chunks - 1, tokens = tokens - (SELECT count(*) FROM knowledge_tokenizer_tokens), version = random()
      WHERE vertical = ${row}.vertical;
-    UPDATE knowledge_postings
-       SET data = CAST(substr(data, 1, instr(data, ${pattern}) - 1) || substr(data, instr(data, ${pattern}) + 12) AS BLOB)
-     WHERE block = ${row}.id >> ${BLOCK_BITS} AND term IN (SELECT term FROM knowledge_tokenizer_tokens) AND instr(data, ${pattern}) > 0;
+    UPDATE knowledge_search_chunks SET data = ${cut(inChunks, 6)}
+     WHERE block = ${row}.id >> ${CHUNK_BLOCK_BITS} AND instr(data, ${inChunks}) > 0;
+    DELETE FROM knowledge_search_chunks WHERE block = ${row}.id >> ${CHUNK_BLOCK_BITS} AND length(data) = 0;
+    UPDATE knowledge_postings SET data = ${cut(inPostings, 5)}
+     WHERE block = ${row}.id >> ${POSTING_BLOCK_BITS} AND term IN (SELECT term FROM knowledge_tokenizer_tokens)
+       AND instr(data, ${inPostings}) > 0;
     DELETE FROM knowledge_postings
-     WHERE block = ${row}.id >> ${BLOCK_BITS} AND term IN (SELECT term FROM knowledge_tokenizer_tokens) AND length(data) = 0;`;
+     WHERE block = ${row}.id >> ${POSTING_BLOCK_BITS} AND term IN (SELECT term FROM knowledge_tokenizer_tokens) AND length(data) <= 6;`;
 }
 
 function tokenize(row: string): string {
@@ -83,6 +108,10 @@ export class KnowledgeSearchSqlite1732190600000 implements MigrationInterface {
       data blob NOT NULL,
       PRIMARY KEY (term, block)
     ) WITHOUT ROWID`);
+    await q.query(`CREATE TABLE knowledge_search_chunks (
+      block integer PRIMARY KEY NOT NULL,
+      data blob NOT NULL
+    )`);
     await q.query(`CREATE VIRTUAL TABLE knowledge_tokenizer USING fts5(
       title, text, content='', tokenize='porter unicode61 remove_diacritics 2'
     )`);
@@ -96,14 +125,18 @@ export class KnowledgeSearchSqlite1732190600000 implements MigrationInterface {
       SELECT c.vertical, row_number() OVER (ORDER BY c.vertical), count(*), coalesce(sum(l.dl), 0), random()
         FROM knowledge_chunks c LEFT JOIN temp.knowledge_backfill_lengths l ON l.id = c.id
        GROUP BY c.vertical`);
+    await q.query(`INSERT INTO knowledge_search_chunks (block, data)
+      SELECT c.id >> ${CHUNK_BLOCK_BITS}, CAST(group_concat(${chunkRecord('c.id', 's.code', 'coalesce(l.dl, 0)')}, '' ORDER BY c.id) AS BLOB)
+        FROM knowledge_chunks c
+        JOIN knowledge_search_stats s ON s.vertical = c.vertical
+        LEFT JOIN temp.knowledge_backfill_lengths l ON l.id = c.id
+       GROUP BY c.id >> ${CHUNK_BLOCK_BITS}`);
     await q.query(`INSERT INTO knowledge_postings (term, block, data)
-      SELECT t.term, t.doc >> ${BLOCK_BITS}, CAST(group_concat(${posting('t.doc', 's.code', 't.tft', 't.tfx', 'l.dl')}, '' ORDER BY t.doc) AS BLOB)
+      SELECT t.term, t.doc >> ${POSTING_BLOCK_BITS},
+             CAST(unhex(${headerHex('min(t.doc)')}) || group_concat(${posting('t.doc', 't.tft', 't.tfx')}, '' ORDER BY t.doc) AS BLOB)
         FROM (SELECT term, doc, sum(col = 'title') AS tft, sum(col = 'text') AS tfx
                 FROM temp.knowledge_backfill_tokens GROUP BY term, doc) AS t
-        JOIN temp.knowledge_backfill_lengths l ON l.id = t.doc
-        JOIN knowledge_chunks c ON c.id = t.doc
-        JOIN knowledge_search_stats s ON s.vertical = c.vertical
-       GROUP BY t.term, t.doc >> ${BLOCK_BITS}`);
+       GROUP BY t.term, t.doc >> ${POSTING_BLOCK_BITS}`);
     await q.query('DROP TABLE temp.knowledge_backfill_lengths');
     await q.query('DROP TABLE temp.knowledge_backfill_tokens');
 
@@ -139,6 +172,7 @@ export class KnowledgeSearchSqlite1732190600000 implements MigrationInterface {
     await q.query('DROP TABLE IF EXISTS knowledge_tokenizer_tokens');
     await q.query('DROP TABLE IF EXISTS knowledge_tokenizer');
     await q.query('DROP TABLE IF EXISTS knowledge_postings');
+    await q.query('DROP TABLE IF EXISTS knowledge_search_chunks');
     await q.query('DROP TABLE IF EXISTS knowledge_search_stats');
 
     // The FTS5 index of migration 1732190100000, rebuilt from the chunks.
