@@ -46,7 +46,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const requestId = requestIdOf(req);
     const { status, code, message } = this.classify(exception);
-    if (status >= 500) {
+    if (status >= 500 && exception instanceof AppError) {
+      // An expected failure we described ourselves (provider down, timeout): one line, no stack.
+      this.logger.warn(`${req.method} ${req.path} failed [${requestId}]: ${code}: ${message}`);
+    } else if (status >= 500) {
       this.logger.error(`${req.method} ${req.path} failed [${requestId}]`, exception instanceof Error ? exception.stack : String(exception));
     }
     if (res.headersSent) {

@@ -174,6 +174,13 @@ export class BullMqJobQueue implements JobQueue {
   private async shutdown(): Promise<void> {
     this.closing = true;
     const registrations = [...this.registrations.values()];
+    // Let connections that are still initialising settle first (briefly): BullMQ drops its error
+    // listeners on close, so an init that fails after close would surface as an unhandled error.
+    await this.settle(
+      [...registrations.map((r) => r.queue.waitUntilReady()), ...registrations.map((r) => r.worker?.waitUntilReady())].map((p) =>
+        p ? Promise.race([p, new Promise((resolve) => setTimeout(resolve, 1000).unref())]) : undefined,
+      ),
+    );
     // Not forced: each worker stops fetching and waits for its running jobs.
     await this.settle(registrations.map((r) => r.worker?.close()));
     await this.settle(registrations.map((r) => r.queue.close()));

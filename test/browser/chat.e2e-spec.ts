@@ -314,7 +314,8 @@ describeBrowser('chat page in Chromium', () => {
         if (second) await second.close();
         else await first.close();
       }
-    });
+      // Two app starts, a stop and a browser reconnect: give a busy machine room.
+    }, 90000);
 
     it('when websockets are blocked but GET /health answers, replies still stream through POST /interact', async () => {
       const t = await startTestApp({ localResponderDelayMs: 25 });
