@@ -72,6 +72,10 @@ export async function openDataSource(config: AppConfig): Promise<DataSource> {
     await dataSource.query('PRAGMA busy_timeout = 5000');
     await dataSource.query('PRAGMA foreign_keys = ON');
     await dataSource.query('PRAGMA synchronous = NORMAL');
+    // 64 MiB of page cache (the default is 2 MiB): every chunk written updates ~100 rows of the
+    // knowledge search index, one per term, spread over the whole table. Measured on 100,000
+    // chunks: 1.0-1.2 ms -> 0.7 ms per chunk inserted (search reads were not measurably faster).
+    await dataSource.query('PRAGMA cache_size = -65536');
   }
   await dataSource.runMigrations({ transaction: 'each' });
   return dataSource;

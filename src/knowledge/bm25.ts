@@ -101,45 +101,49 @@ interface ScopeImpacts {
   maxImpact: Float64Array;
 }
 
-/** Decodes a term's rows as read (each row: header, then postings), in whatever order they came. */
-export function parsePostings(data: Buffer): TermPostings {
-  let count = 0;
-  let blocks = 0;
-  for (let o = 0; o < data.length; ) {
-    if (data[o] === HEADER_MARK) {
-      blocks++;
-      o += HEADER_BYTES;
-    } else {
-      count++;
-      o += POSTING_BYTES;
-    }
-  }
-  let base = new Float64Array(blocks);
-  let start = new Int32Array(blocks);
-  let end = new Int32Array(blocks);
-  const offset = new Uint16Array(count);
-  const tf = new Uint16Array(count);
+/**
+ * Decodes a term's rows as read (each row: header, then postings), given as one or more buffers
+ * of whole rows, in whatever order they came.
+ */
+export function parsePostings(input: Buffer | Buffer[]): TermPostings {
+  const parts = Array.isArray(input) ? input : [input];
+  // One pass: a row is a header and whole postings, so there are at most bytes / 5 postings.
+  let bytes = 0;
+  for (const data of parts) bytes += data.length;
+  const offsetAll = new Uint16Array(Math.floor(bytes / POSTING_BYTES));
+  const tfAll = new Uint16Array(offsetAll.length);
+  const bases: number[] = [];
+  const starts: number[] = [];
   let block = -1;
   let k = 0;
   let sorted = true;
-  for (let o = 0; o + 1 < data.length; ) {
-    if (data[o] === HEADER_MARK) {
-      if (block >= 0) end[block] = k;
-      block++;
-      base[block] = read35(data, o + 1);
-      if (block > 0 && base[block] <= base[block - 1]) sorted = false;
-      start[block] = k;
-      o += HEADER_BYTES;
-    } else if (block >= 0) {
-      offset[k] = ((data[o] & 0x07) << 7) | data[o + 1];
-      tf[k] = TITLE_WEIGHT * data[o + 2] + ((data[o + 3] << 7) | data[o + 4]);
-      k++;
-      o += POSTING_BYTES;
-    } else {
-      o += POSTING_BYTES;
+  for (const data of parts) {
+    for (let o = 0; o + 1 < data.length; ) {
+      if (data[o] === HEADER_MARK) {
+        block++;
+        const first = read35(data, o + 1);
+        if (block > 0 && first <= bases[block - 1]) sorted = false;
+        bases.push(first);
+        starts.push(k);
+        o += HEADER_BYTES;
+      } else if (block >= 0) {
+        offsetAll[k] = ((data[o] & 0x07) << 7) | data[o + 1];
+        tfAll[k] = TITLE_WEIGHT * data[o + 2] + ((data[o + 3] << 7) | data[o + 4]);
+        k++;
+        o += POSTING_BYTES;
+      } else {
+        o += POSTING_BYTES;
+      }
     }
   }
-  if (block >= 0) end[block] = k;
+  const blocks = bases.length;
+  const offset = offsetAll.subarray(0, k);
+  const tf = tfAll.subarray(0, k);
+  let base = Float64Array.from(bases);
+  let start = Int32Array.from(starts);
+  let end = new Int32Array(blocks);
+  for (let i = 0; i + 1 < blocks; i++) end[i] = start[i + 1];
+  if (blocks > 0) end[blocks - 1] = k;
   if (!sorted) {
     const order = Array.from({ length: blocks }, (_, i) => i).sort((a, b) => base[a] - base[b]);
     base = Float64Array.from(order, (i) => base[i]);
@@ -151,7 +155,8 @@ export function parsePostings(data: Buffer): TermPostings {
 
 /** Bytes a cached TermPostings takes (decoded postings and one scope of impacts). */
 function sizeOf(p: TermPostings): number {
-  return p.offset.length * 12 + p.base.length * 24;
+  // offset and tf are views of buffers sized for the bytes read (see parsePostings).
+  return p.offset.buffer.byteLength + p.tf.buffer.byteLength + p.offset.length * 8 + p.base.length * 24;
 }
 
 /** The chunk records of one knowledge_search_chunks row, by offset (code 0: no such chunk). */
@@ -170,7 +175,8 @@ export function parseChunkBlock(data: Buffer): ChunkBlock {
     code[off] = data[o + 2];
     length[off] = (data[o + 3] << 14) | (data[o + 4] << 7) | data[o + 5];
   }
-  return { code, length };
+  // norm is set later (normsOf); present from the start so every ChunkBlock has one shape.
+  return { code, length, norm: undefined };
 }
 
 /** The block's length normalisation, k1 (1 - b + b dl / avgdl) per offset (kept for the next search). */
@@ -188,10 +194,14 @@ export interface ScoringScope {
   n: number;
   avgdl: number;
   formula: IdfFormula;
-  /** Count document frequencies in this vertical code only (else in all verticals). */
-  dfCode?: number;
-  /** The chunk records of the blocks postings are in (postings without one are left out). */
-  chunks: (block: number) => ChunkBlock | undefined;
+  /** Count document frequencies in this vertical code only (-1: in all verticals). */
+  dfCode: number;
+  /**
+   * The chunk records of the blocks postings are in (postings without one are left out). A Map,
+   * not a callback: the scoring loops stay optimised from one search to the next (a new closure
+   * per search made V8 throw their optimised code away, "wrong call target").
+   */
+  chunks: Map<number, ChunkBlock>;
 }
 
 /**
@@ -199,15 +209,15 @@ export interface ScoringScope {
  * once per term and scope while the cache holds the term (N, avgdl and df cannot change then).
  */
 function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
-  const key = `${scope.formula}|${scope.n}|${scope.avgdl}|${scope.dfCode ?? ''}`;
+  const key = `${scope.formula}|${scope.n}|${scope.avgdl}|${scope.dfCode}`;
   const known = p.scopes.get(key);
   if (known) return known;
-  const restrict = scope.dfCode ?? -1;
+  const restrict = scope.dfCode;
   let df = p.df;
   if (restrict >= 0) {
     df = 0;
     for (let i = 0; i < p.base.length; i++) {
-      const info = scope.chunks(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
+      const info = scope.chunks.get(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
       if (!info) continue;
       const first = p.base[i] % CHUNK_BLOCK_SIZE;
       for (let k = p.start[i]; k < p.end[i]; k++) if (info.code[first + p.offset[k]] === restrict) df++;
@@ -218,7 +228,7 @@ function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
   const maxImpact = new Float64Array(p.base.length);
   const k1plus1 = BM25_K1 + 1;
   for (let i = 0; i < p.base.length; i++) {
-    const info = scope.chunks(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
+    const info = scope.chunks.get(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
     if (!info) continue;
     const first = p.base[i] % CHUNK_BLOCK_SIZE;
     const norm = normsOf(info, scope.avgdl);
@@ -248,8 +258,8 @@ export interface ScoringTerm {
 
 export interface TopKOptions extends ScoringScope {
   limit: number;
-  /** Only chunks of this vertical code (undefined: all). */
-  code?: number;
+  /** Only chunks of this vertical code (-1: all). */
+  code: number;
 }
 
 export interface TopKHit {
@@ -280,7 +290,7 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
   if (m === 0) return [];
   const impacts = terms.map((t) => impactsOf(t.postings, options));
   const weights = Float64Array.from(terms, (t) => t.weight);
-  const wantCode = options.code ?? -1;
+  const wantCode = options.code;
 
   // Blocks in ascending order of first chunk id (a merge of the terms' block lists), each with
   // its (term, segment) entries and its bound.
@@ -327,7 +337,7 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
     const bound = blockBound[b];
     if (bound === 0 || (heap.full() && bound < heap.lowestScore())) break;
     const base = blockBase[b];
-    const info = options.chunks(Math.floor(base / CHUNK_BLOCK_SIZE));
+    const info = options.chunks.get(Math.floor(base / CHUNK_BLOCK_SIZE));
     if (!info) continue;
     const first = base % CHUNK_BLOCK_SIZE;
     const codes = info.code;
@@ -542,10 +552,46 @@ export interface ChunkRow {
 /** What one read statement returns. */
 export interface IndexRead {
   stats: VerticalStats[];
-  /** A term's knowledge_postings rows, concatenated (see parsePostings). */
-  postings: Map<string, Buffer>;
+  /** A term's knowledge_postings rows, whole, in one or more buffers (see parsePostings). */
+  postings: Map<string, Buffer[]>;
   /** knowledge_search_chunks rows per block. */
   chunks: Map<number, Buffer>;
+}
+
+/**
+ * A row of a dialect's read statement: statistics of a vertical (kind 0), a term's postings rows
+ * (1: name = the term), a knowledge_search_chunks row (2: n = the block).
+ */
+export interface IndexReadRow {
+  kind: number | string;
+  name: string | null;
+  n: number | string | null;
+  chunks: number | string | null;
+  tokens: number | string | null;
+  version: number | string | null;
+  data: unknown;
+}
+
+/** Collects a read statement's rows; `bytes` turns the dialect's `data` value into bytes. */
+export function indexReadOf(rows: IndexReadRow[], bytes: (data: unknown) => Buffer): IndexRead {
+  const stats: VerticalStats[] = [];
+  const postings = new Map<string, Buffer[]>();
+  const chunks = new Map<number, Buffer>();
+  for (const row of rows) {
+    const kind = Number(row.kind);
+    if (kind === 0) {
+      stats.push({ vertical: String(row.name), code: Number(row.n), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
+    } else if (row.data !== null && row.data !== undefined) {
+      const data = bytes(row.data);
+      if (kind === 2) chunks.set(Number(row.n), data);
+      else {
+        const list = postings.get(String(row.name));
+        if (list) list.push(data);
+        else postings.set(String(row.name), [data]);
+      }
+    }
+  }
+  return { stats, postings, chunks };
 }
 
 /** The database side of a search: one dialect's SQL. */
@@ -582,8 +628,8 @@ const READ_ATTEMPTS = 3;
 
 /**
  * Reads what is not cached (postings of the query's terms, then the chunk records of the blocks
- * they touch; the second read only checks the versions did not move in between), scores every
- * posting, and fetches the winners' rows.
+ * they touch; the second read also checks that the versions did not move in between), ranks
+ * (topK), and fetches the winners' rows.
  */
 export async function searchPostings(
   reader: PostingsReader,
@@ -656,12 +702,12 @@ export async function searchPostings(
   if (scoring.length === 0) return [];
   const hits = topK(scoring, {
     limit: options.limit,
-    code: scope.code,
-    dfCode: options.scopedStatistics ? scope.code : undefined,
+    code: scope.code ?? -1,
+    dfCode: options.scopedStatistics ? (scope.code ?? -1) : -1,
     n: basis.n,
     avgdl: Math.max(basis.avgdl, options.avgdlFloor),
     formula: options.formula,
-    chunks: (block) => chunks.get(block),
+    chunks,
   });
   if (hits.length === 0) return [];
 

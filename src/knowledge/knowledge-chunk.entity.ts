@@ -5,9 +5,10 @@ import { KnowledgeItem } from './knowledge-item.entity';
  * One searchable passage of a knowledge item (see chunker.ts). Rows are derived data: the service
  * deletes and re-inserts an item's chunks whenever the item changes, never edits them in place.
  *
- * The integer id doubles as the full-text row id: SQLite's FTS5 table `knowledge_chunks_fts`
- * (external content, kept in step by triggers) uses it as its rowid. Postgres keeps the index in
- * generated columns (`tsv`, `doc_len`) that are deliberately not mapped here.
+ * The integer id is what the search index (migrations 1732190600000-knowledge-search, see
+ * bm25.ts) records: triggers on this table keep its postings, in the same transaction as every
+ * insert, update and delete. Postgres also keeps generated columns (`tsv`, `doc_len`) that the
+ * triggers read and that are deliberately not mapped here.
  */
 @Entity('knowledge_chunks')
 @Index('idx_knowledge_chunks_item_id', ['itemId', 'ord'])

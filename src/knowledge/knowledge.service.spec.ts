@@ -17,6 +17,8 @@ import { KnowledgeError } from './knowledge.errors';
 import { KnowledgeItemInput, KnowledgeService } from './knowledge.service';
 import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './bm25';
 import { analyseQuery } from './query-terms';
+import { KnowledgeSearchPostgres1732190600000 } from '../database/migrations/postgres/1732190600000-knowledge-search';
+import { KnowledgeSearchSqlite1732190600000 } from '../database/migrations/sqlite/1732190600000-knowledge-search';
 
 type Dialect = 'sqlite' | 'postgres';
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -164,6 +166,99 @@ async function expectedIndex(dataSource: DataSource, dialect: Dialect): Promise<
   };
 }
 
+/** No chunk without its item, and the search index holds exactly the chunks there are. */
+async function expectIndexConsistentIn(dataSource: DataSource, dialect: Dialect): Promise<void> {
+  const [{ orphans }] = await dataSource.query(
+    `SELECT count(*) AS orphans FROM knowledge_chunks c LEFT JOIN knowledge_items i ON i.id = c.item_id WHERE i.id IS NULL`,
+  );
+  expect(Number(orphans)).toBe(0);
+  const expected = await expectedIndex(dataSource, dialect);
+  const actual = await storedIndex(dataSource, dialect);
+  expect(actual.stats).toEqual(expected.stats);
+  expect(actual.chunks).toEqual(expected.chunks);
+  expect(actual.postings.length).toBe(expected.postings.length);
+  expect(actual.postings).toEqual(expected.postings);
+}
+
+/**
+ * BM25 of every chunk matching any of `words`, computed the way search used to: FTS5's bm25() on
+ * SQLite (over a scratch FTS5 table `knowledge_ref_fts` the caller creates), the unnest(tsv)
+ * scorer on Postgres.
+ */
+async function referenceScores(dataSource: DataSource, dialect: Dialect, words: string[], vertical?: string): Promise<Map<number, number>> {
+  if (words.length === 0) return new Map();
+  let rows: { id: number; score: number }[];
+  if (dialect === 'sqlite') {
+    rows = await dataSource.query(
+      `SELECT f.rowid AS id, -bm25(knowledge_ref_fts, 4, 1.0) AS score
+         FROM knowledge_ref_fts f JOIN knowledge_chunks c ON c.id = f.rowid
+        WHERE knowledge_ref_fts MATCH ? ${vertical ? 'AND c.vertical = ?' : ''}`,
+      [words.map((w) => `"${w}"`).join(' OR '), ...(vertical ? [vertical] : [])],
+    );
+  } else {
+    const lexemes: string[] = (
+      await dataSource.query(
+        `SELECT DISTINCT l.lexeme FROM unnest($1::text[]) AS t(word) CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('english', t.word))) AS l(lexeme)`,
+        [words],
+      )
+    ).map((r: { lexeme: string }) => r.lexeme);
+    if (lexemes.length === 0) return new Map();
+    const scope = vertical ? `vertical = $3` : 'true';
+    rows = await dataSource.query(
+      `WITH cand AS (SELECT c.id, c.doc_len, c.tsv FROM knowledge_chunks c WHERE c.tsv @@ $2::tsquery AND ${scope}),
+       hits AS (
+         SELECT cand.id, cand.doc_len, u.lexeme,
+                coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_title,
+                coalesce(cardinality(u.weights), 0) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_text
+           FROM cand CROSS JOIN LATERAL unnest(cand.tsv) AS u WHERE u.lexeme = ANY ($1::text[])),
+       df AS (SELECT lexeme, count(*)::float8 AS n_hit FROM hits GROUP BY lexeme),
+       stats AS (SELECT count(*)::float8 AS n, greatest(coalesce(avg(doc_len), 1), 1)::float8 AS avgdl FROM knowledge_chunks WHERE ${scope})
+       SELECT h.id, sum(ln(1 + (s.n - d.n_hit + 0.5) / (d.n_hit + 0.5)) * ((h.tf_title * 4 + h.tf_text) * 2.2)
+                        / ((h.tf_title * 4 + h.tf_text) + 1.2 * (1 - 0.75 + 0.75 * h.doc_len / s.avgdl)))::float8 AS score
+         FROM hits h JOIN df d USING (lexeme) CROSS JOIN stats s GROUP BY h.id`,
+      [lexemes, lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | '), ...(vertical ? [vertical] : [])],
+    );
+  }
+  return new Map(rows.map((r) => [Number(r.id), Number(r.score)]));
+}
+
+/** What search(q, {limit}) must return: own words' BM25 + 0.5 x the related words' BM25, best first. */
+async function expectedSearch(dataSource: DataSource, dialect: Dialect, question: string, limit: number, vertical?: string): Promise<{ id: number; score: number }[]> {
+  const { terms, expansions } = analyseQuery(question);
+  const own = await referenceScores(dataSource, dialect, terms, vertical);
+  const related = await referenceScores(dataSource, dialect, expansions.map((e) => e.term), vertical);
+  const total = new Map(own);
+  for (const [id, score] of related) total.set(id, (total.get(id) ?? 0) + 0.5 * score);
+  return [...total]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || a.id - b.id)
+    .slice(0, limit);
+}
+
+/** Searches every FAQ question (all verticals, 10 and 200 results; its vertical, 5) and compares with expectedSearch. */
+async function expectSearchesLikeReference(dataSource: DataSource, dialect: Dialect, service: KnowledgeService): Promise<number> {
+  if (dialect === 'sqlite') {
+    await dataSource.query(`CREATE VIRTUAL TABLE knowledge_ref_fts USING fts5(title, text,
+      content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`);
+    await dataSource.query(`INSERT INTO knowledge_ref_fts (knowledge_ref_fts) VALUES ('rebuild')`);
+  }
+  try {
+    let compared = 0;
+    for (const q of FAQ_QUESTIONS) {
+      for (const [limit, vertical] of [[10, undefined], [200, undefined], [5, q.vertical]] as const) {
+        const expected = await expectedSearch(dataSource, dialect, q.question, limit, vertical);
+        const actual = await service.search(q.question, { limit, vertical });
+        expect(actual.map((p) => p.chunkId)).toEqual(expected.map((e) => e.id));
+        actual.forEach((p, i) => expect(p.score).toBeCloseTo(expected[i].score, 9));
+        compared += actual.length;
+      }
+    }
+    return compared;
+  } finally {
+    if (dialect === 'sqlite') await dataSource.query('DROP TABLE IF EXISTS knowledge_ref_fts');
+  }
+}
+
 describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
   let db: TestDatabase;
   let service: KnowledgeService;
@@ -171,19 +266,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
   const chunkRows = (itemId?: string): Promise<KnowledgeChunk[]> =>
     db.dataSource.getRepository(KnowledgeChunk).find({ where: itemId ? { itemId } : {}, order: { ord: 'ASC' } });
 
-  /** No chunk without its item, and the search index holds exactly the chunks there are. */
-  async function expectIndexConsistent(): Promise<void> {
-    const [{ orphans }] = await db.dataSource.query(
-      `SELECT count(*) AS orphans FROM knowledge_chunks c LEFT JOIN knowledge_items i ON i.id = c.item_id WHERE i.id IS NULL`,
-    );
-    expect(Number(orphans)).toBe(0);
-    const expected = await expectedIndex(db.dataSource, dialect);
-    const actual = await storedIndex(db.dataSource, dialect);
-    expect(actual.stats).toEqual(expected.stats);
-    expect(actual.chunks).toEqual(expected.chunks);
-    expect(actual.postings.length).toBe(expected.postings.length);
-    expect(actual.postings).toEqual(expected.postings);
-  }
+  const expectIndexConsistent = (): Promise<void> => expectIndexConsistentIn(db.dataSource, dialect);
 
   beforeAll(async () => {
     db = await openTestDatabase(dialect);
@@ -276,9 +359,13 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect(await chunkRows()).toEqual([]);
     });
 
-    it('rolls back the item and its chunks together when indexing fails', async () => {
-      const reindex = jest.spyOn(service as unknown as { reindex: (...args: unknown[]) => Promise<void> }, 'reindex');
-      reindex.mockImplementationOnce(async () => undefined).mockImplementationOnce(async () => {
+    it('rolls back the items and their chunks together when indexing fails', async () => {
+      type Insert = (manager: unknown, rows: unknown[]) => Promise<void>;
+      const target = service as unknown as { insertChunks: Insert };
+      const original = target.insertChunks.bind(service);
+      // Some chunks are written (and indexed by the triggers), then the write fails.
+      const insert = jest.spyOn(target, 'insertChunks').mockImplementationOnce(async (manager, rows) => {
+        await original(manager, rows.slice(0, 1));
         throw new Error('disk full');
       });
       try {
@@ -286,7 +373,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
           service.createMany([makeKnowledgeItem({ title: 'First' }), makeKnowledgeItem({ title: 'Second' })]),
         ).rejects.toThrow('disk full');
       } finally {
-        reindex.mockRestore();
+        insert.mockRestore();
       }
       expect(await service.count()).toBe(0);
       expect(await chunkRows()).toEqual([]);
@@ -430,83 +517,10 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
   });
 
   describe('search index', () => {
-    /**
-     * BM25 of every chunk matching any of `words`, computed the way search used to: FTS5's bm25()
-     * on SQLite (a scratch FTS5 table over the chunks), the unnest(tsv) scorer on Postgres.
-     */
-    async function referenceScores(words: string[], vertical?: string): Promise<Map<number, number>> {
-      if (words.length === 0) return new Map();
-      let rows: { id: number; score: number }[];
-      if (dialect === 'sqlite') {
-        rows = await db.dataSource.query(
-          `SELECT f.rowid AS id, -bm25(knowledge_ref_fts, 4, 1.0) AS score
-             FROM knowledge_ref_fts f JOIN knowledge_chunks c ON c.id = f.rowid
-            WHERE knowledge_ref_fts MATCH ? ${vertical ? 'AND c.vertical = ?' : ''}`,
-          [words.map((w) => `"${w}"`).join(' OR '), ...(vertical ? [vertical] : [])],
-        );
-      } else {
-        const lexemes: string[] = (
-          await db.dataSource.query(
-            `SELECT DISTINCT l.lexeme FROM unnest($1::text[]) AS t(word) CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('english', t.word))) AS l(lexeme)`,
-            [words],
-          )
-        ).map((r: { lexeme: string }) => r.lexeme);
-        if (lexemes.length === 0) return new Map();
-        const scope = vertical ? `vertical = $3` : 'true';
-        rows = await db.dataSource.query(
-          `WITH cand AS (SELECT c.id, c.doc_len, c.tsv FROM knowledge_chunks c WHERE c.tsv @@ $2::tsquery AND ${scope}),
-           hits AS (
-             SELECT cand.id, cand.doc_len, u.lexeme,
-                    coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_title,
-                    coalesce(cardinality(u.weights), 0) - coalesce(cardinality(array_positions(u.weights, 'A')), 0) AS tf_text
-               FROM cand CROSS JOIN LATERAL unnest(cand.tsv) AS u WHERE u.lexeme = ANY ($1::text[])),
-           df AS (SELECT lexeme, count(*)::float8 AS n_hit FROM hits GROUP BY lexeme),
-           stats AS (SELECT count(*)::float8 AS n, greatest(coalesce(avg(doc_len), 1), 1)::float8 AS avgdl FROM knowledge_chunks WHERE ${scope})
-           SELECT h.id, sum(ln(1 + (s.n - d.n_hit + 0.5) / (d.n_hit + 0.5)) * ((h.tf_title * 4 + h.tf_text) * 2.2)
-                            / ((h.tf_title * 4 + h.tf_text) + 1.2 * (1 - 0.75 + 0.75 * h.doc_len / s.avgdl)))::float8 AS score
-             FROM hits h JOIN df d USING (lexeme) CROSS JOIN stats s GROUP BY h.id`,
-          [lexemes, lexemes.map((l) => `'${l.replace(/'/g, "''")}'`).join(' | '), ...(vertical ? [vertical] : [])],
-        );
-      }
-      return new Map(rows.map((r) => [Number(r.id), Number(r.score)]));
-    }
-
-    /** What search(q, {limit}) must return: own words' BM25 + 0.5 x the related words' BM25, best first. */
-    async function expectedSearch(question: string, limit: number, vertical?: string): Promise<{ id: number; score: number }[]> {
-      const { terms, expansions } = analyseQuery(question);
-      const own = await referenceScores(terms, vertical);
-      const related = await referenceScores(expansions.map((e) => e.term), vertical);
-      const total = new Map(own);
-      for (const [id, score] of related) total.set(id, (total.get(id) ?? 0) + 0.5 * score);
-      return [...total]
-        .map(([id, score]) => ({ id, score }))
-        .sort((a, b) => b.score - a.score || a.id - b.id)
-        .slice(0, limit);
-    }
-
     it('scores exactly like the BM25 it replaces, visitor words and thesaurus words ranked together', async () => {
       for (const item of FAQ_ITEMS) await service.create(item);
       await service.create(makeKnowledgeItem({ title: 'Company car scheme', content: longContent(14, 'The company car scheme includes fuel cards.'), vertical: 'hr' }));
-      if (dialect === 'sqlite') {
-        await db.dataSource.query(`CREATE VIRTUAL TABLE knowledge_ref_fts USING fts5(title, text,
-          content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`);
-        await db.dataSource.query(`INSERT INTO knowledge_ref_fts (knowledge_ref_fts) VALUES ('rebuild')`);
-      }
-      try {
-        let compared = 0;
-        for (const q of FAQ_QUESTIONS) {
-          for (const [limit, vertical] of [[10, undefined], [200, undefined], [5, q.vertical]] as const) {
-            const expected = await expectedSearch(q.question, limit, vertical);
-            const actual = await service.search(q.question, { limit, vertical });
-            expect(actual.map((p) => p.chunkId)).toEqual(expected.map((e) => e.id));
-            actual.forEach((p, i) => expect(p.score).toBeCloseTo(expected[i].score, 9));
-            compared += actual.length;
-          }
-        }
-        expect(compared).toBeGreaterThan(FAQ_QUESTIONS.length * 10);
-      } finally {
-        if (dialect === 'sqlite') await db.dataSource.query('DROP TABLE IF EXISTS knowledge_ref_fts');
-      }
+      expect(await expectSearchesLikeReference(db.dataSource, dialect, service)).toBeGreaterThan(FAQ_QUESTIONS.length * 10);
     });
 
     it('stays exact under writes that bypass the service (insert, update, delete, cascade)', async () => {
@@ -553,6 +567,53 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect((await reader.search('kayak')).map((p) => p.itemId).sort()).toEqual([first.id, second.id].sort());
       await writer.remove(first.id);
       expect((await reader.search('kayak')).map((p) => p.itemId)).toEqual([second.id]);
+      await expectIndexConsistent();
+    });
+  });
+
+  describe('migration 1732190600000 (knowledge search index)', () => {
+    /** Runs the migration's up() or down() in a transaction of its own. */
+    async function migrate(direction: 'up' | 'down'): Promise<void> {
+      const migration = dialect === 'sqlite' ? new KnowledgeSearchSqlite1732190600000() : new KnowledgeSearchPostgres1732190600000();
+      const runner = db.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        await migration[direction](runner);
+        await runner.commitTransaction();
+      } catch (error) {
+        await runner.rollbackTransaction();
+        throw error;
+      } finally {
+        await runner.release();
+      }
+    }
+
+    it('indexes the chunks already there, searches as before, and goes back down', async () => {
+      await migrate('down');
+      try {
+        // Written under the previous schema (its FTS5 table / GIN index), with some churn.
+        const created = [];
+        for (const item of FAQ_ITEMS) created.push(await service.create(item));
+        await service.update(created[0].id, { content: longContent(9, 'Parcels are insured up to 500 euros.') });
+        await service.remove(created[1].id);
+        await service.update(created[2].id, { vertical: 'hr' });
+      } finally {
+        await migrate('up');
+      }
+      await expectIndexConsistent();
+      const fresh = new KnowledgeService(db.dataSource);
+      expect(await expectSearchesLikeReference(db.dataSource, dialect, fresh)).toBeGreaterThan(FAQ_QUESTIONS.length * 10);
+
+      await migrate('down');
+      if (dialect === 'sqlite') {
+        await db.dataSource.query(`INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rank) VALUES ('integrity-check', 1)`);
+        const [{ n }] = await db.dataSource.query(`SELECT count(*) AS n FROM knowledge_chunks_fts WHERE knowledge_chunks_fts MATCH '"parcels"'`);
+        expect(Number(n)).toBeGreaterThan(0);
+      } else {
+        const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'idx_knowledge_chunks_tsv' AND schemaname = current_schema()`);
+        expect(n).toBe(1);
+      }
+      await migrate('up');
       await expectIndexConsistent();
     });
   });

@@ -128,8 +128,25 @@ const MIN_RELATIVE_SCORE = 0.1;
 const RETRIEVAL_CANDIDATES = 200;
 /** Chunks fetched when the admin list is searched (ranking every matching item). */
 const LIST_CANDIDATES = 2000;
-/** Rows per multi-row INSERT of chunks (well under SQLite's bound-parameter limit). */
-const CHUNK_INSERT_BATCH = 200;
+/** Rows per multi-row INSERT of chunks (6 parameters each: well under SQLite's limit of 32,766). */
+const CHUNK_INSERT_BATCH = 1000;
+
+/** A knowledge_chunks row to insert. */
+type ChunkRowInput = Pick<KnowledgeChunk, 'itemId' | 'ord' | 'vertical' | 'title' | 'text' | 'tokenCount'>;
+
+/** The chunks of an item: its content's, then each text attachment's, numbered in that order. */
+function chunkRowsOf(item: KnowledgeItem, attachments: KnowledgeAttachment[]): ChunkRowInput[] {
+  const texts = [item.content, ...attachments.filter((a) => !a.type.startsWith('image/')).map((a) => a.content)];
+  const pieces = texts.flatMap((text, i) => (i > 0 && text.trim() === '' ? [] : chunkContent(text)));
+  return pieces.map((chunk, ord) => ({
+    itemId: item.id,
+    ord,
+    vertical: item.vertical,
+    title: item.title,
+    text: chunk.text,
+    tokenCount: chunk.tokenCount,
+  }));
+}
 
 /** An item's aggregated relevance. */
 interface RankedItem {
@@ -202,14 +219,17 @@ export class KnowledgeService {
     return this.write(async (manager) => {
       if (alsoWithin) await alsoWithin(manager);
       const items: KnowledgeItemWithAttachments[] = [];
+      const chunks: ChunkRowInput[] = [];
       for (const { fields, attachments } of checked) {
         const now = nextStamp();
         const item = manager.create(KnowledgeItem, { id: randomUUID(), ...fields, createdAt: now, updatedAt: now });
         await manager.insert(KnowledgeItem, item);
         const stored = await this.replaceAttachments(manager, item.id, attachments, now);
-        await this.reindex(manager, item, stored);
+        chunks.push(...chunkRowsOf(item, stored));
         items.push({ ...item, attachments: stored.map(viewOf) });
       }
+      // New items have no chunks to replace: all of them in as few statements as possible.
+      await this.insertChunks(manager, chunks);
       return items;
     });
   }
@@ -443,16 +463,15 @@ export class KnowledgeService {
   /** Replaces the item's chunks with a fresh chunking of its content and its text attachments. */
   private async reindex(manager: EntityManager, item: KnowledgeItem, attachments: KnowledgeAttachment[] = []): Promise<void> {
     await manager.delete(KnowledgeChunk, { itemId: item.id });
-    const texts = [item.content, ...attachments.filter((a) => !a.type.startsWith('image/')).map((a) => a.content)];
-    const pieces = texts.flatMap((text, i) => (i > 0 && text.trim() === '' ? [] : chunkContent(text)).map((chunk) => chunk));
-    const rows = pieces.map((chunk, ord) => ({
-      itemId: item.id,
-      ord,
-      vertical: item.vertical,
-      title: item.title,
-      text: chunk.text,
-      tokenCount: chunk.tokenCount,
-    }));
+    await this.insertChunks(manager, chunkRowsOf(item, attachments));
+  }
+
+  /**
+   * Multi-row INSERTs. On Postgres the index triggers run once per statement and append each
+   * (term, block) row once for all the chunks of the statement, so one statement for many items
+   * (createMany) costs far less than one per item.
+   */
+  private async insertChunks(manager: EntityManager, rows: ChunkRowInput[]): Promise<void> {
     for (let i = 0; i < rows.length; i += CHUNK_INSERT_BATCH) {
       await manager
         .createQueryBuilder()

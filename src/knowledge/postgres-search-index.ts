@@ -15,7 +15,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, IndexRead, PostingsReader, SearchCache, searchPostings, StemmedQuery, VerticalStats } from './bm25';
+import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, PostingsReader, SearchCache, searchPostings, StemmedQuery } from './bm25';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
 /** Memory for what searches read (postings, 5 bytes each, and chunk records). */
@@ -36,8 +36,10 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
   }
 
   async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
-    const words = typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query;
-    const stemmed = await this.stemQuery(words.filter((w) => w.weight > 0));
+    const words = (typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query).filter((w) => w.weight > 0);
+    if (words.length === 0) return [];
+    await this.learnStems(words.map((w) => w.text));
+    const stemmed = this.stemQuery(words);
     if (stemmed.terms.length === 0) return [];
     return searchPostings(this.reader, this.cache, stemmed, {
       vertical: options.vertical,
@@ -48,17 +50,27 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
     });
   }
 
-  /** Each stem's weight: the sum of the distinct weights of the words that give it. */
-  private async stemQuery(words: WeightedTerm[]): Promise<StemmedQuery> {
-    const unknown = [...new Set(words.map((w) => w.text).filter((text) => !this.stems.has(text)))];
-    if (unknown.length > 0) {
-      const rows: { word: string; lexemes: string[] | null }[] = await this.dataSource.query(
-        `SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)`,
-        [unknown],
-      );
-      if (this.stems.size + rows.length > STEM_MEMO_SIZE) this.stems.clear();
-      for (const row of rows) this.stems.set(row.word, row.lexemes ?? []);
+  /**
+   * Stems the words not seen yet with Postgres itself. (Doing it inside the statement that reads
+   * the postings saves a round trip but was not measurably faster: the larger statement costs
+   * more to plan.)
+   */
+  private async learnStems(words: string[]): Promise<void> {
+    let unknown = [...new Set(words.filter((text) => !this.stems.has(text)))];
+    if (unknown.length === 0) return;
+    if (this.stems.size + unknown.length > STEM_MEMO_SIZE) {
+      this.stems.clear();
+      unknown = [...new Set(words)];
     }
+    const rows: { word: string; lexemes: string[] | null }[] = await this.dataSource.query(
+      `SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)`,
+      [unknown],
+    );
+    for (const row of rows) this.stems.set(row.word, row.lexemes ?? []);
+  }
+
+  /** Each stem's weight: the sum of the distinct weights of the words that give it. */
+  private stemQuery(words: WeightedTerm[]): StemmedQuery {
     const byTerm = new Map<string, { term: string; weights: Set<number>; words: number[] }>();
     words.forEach((word, i) => {
       for (const term of this.stems.get(word.text) ?? []) {
@@ -78,41 +90,23 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
   }
 
   /**
-   * Statistics, each term's rows (joined here: one large value per term would come through
-   * node-postgres' protocol parser far slower than many row-sized ones), chunk records.
+   * Statistics, each term's rows (as rows: one large value per term comes through node-postgres'
+   * protocol parser far slower than many row-sized ones), chunk records. (Binary results would
+   * save the base64: node-postgres 8 decodes every value of a binary-format row as UTF-8 text
+   * unless the whole client is in binary mode, which mangles bytea.)
    */
   private async read(terms: string[], blocks: number[]): Promise<IndexRead> {
-    const rows: { kind: number; name: string | null; n: number | null; chunks: string | null; tokens: string | null; version: string | null; data: string | null }[] =
-      await this.dataSource.query(
-        `SELECT 0 AS kind, vertical::text AS name, code::int AS n, chunks::text, tokens::text, version::text, NULL::text AS data
-           FROM knowledge_search_stats
-         UNION ALL
-         SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings WHERE term = ANY ($1::text[])
-         UNION ALL
-         SELECT 2, NULL, block, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_search_chunks WHERE block = ANY ($2::int[])`,
-        [terms, blocks.filter(Number.isSafeInteger)],
-      );
-    const stats: VerticalStats[] = [];
-    const parts = new Map<string, Buffer[]>();
-    const chunks = new Map<number, Buffer>();
-    for (const row of rows) {
-      const kind = Number(row.kind);
-      if (kind === 0) {
-        stats.push({ vertical: String(row.name), code: Number(row.n), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
-      } else if (row.data !== null) {
-        // base64: 1.33 bytes per byte on the wire, against 2 for bytea's hex; line breaks are ignored.
-        const data = Buffer.from(row.data, 'base64');
-        if (kind === 2) chunks.set(Number(row.n), data);
-        else {
-          const list = parts.get(String(row.name));
-          if (list) list.push(data);
-          else parts.set(String(row.name), [data]);
-        }
-      }
-    }
-    const postings = new Map<string, Buffer>();
-    for (const [term, list] of parts) postings.set(term, list.length === 1 ? list[0] : Buffer.concat(list));
-    return { stats, postings, chunks };
+    const rows: IndexReadRow[] = await this.dataSource.query(
+      `SELECT 0 AS kind, vertical::text AS name, code::int AS n, chunks::text, tokens::text, version::text, NULL::text AS data
+         FROM knowledge_search_stats
+       UNION ALL
+       SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings WHERE term = ANY ($1::text[])
+       UNION ALL
+       SELECT 2, NULL, block, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_search_chunks WHERE block = ANY ($2::int[])`,
+      [terms, blocks.filter(Number.isSafeInteger)],
+    );
+    // base64: 1.33 bytes per byte on the wire, against 2 for bytea's hex; line breaks are ignored.
+    return indexReadOf(rows, (data) => Buffer.from(String(data), 'base64'));
   }
 
   private async chunks(ids: number[]): Promise<ChunkRow[]> {

@@ -10,12 +10,12 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, IndexRead, PostingsReader, SearchCache, searchPostings, StemmedQuery, VerticalStats } from './bm25';
+import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, PostingsReader, SearchCache, searchPostings, StemmedQuery } from './bm25';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
 /** Memory for what searches read (postings, 5 bytes each, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
-/** Bound parameters per IN list (well under SQLite's limit). */
+/** Chunk ids per IN list of the final fetch. */
 const MAX_IN_LIST = 500;
 
 export class SqliteSearchIndex implements KnowledgeSearchIndex {
@@ -44,8 +44,9 @@ export class SqliteSearchIndex implements KnowledgeSearchIndex {
 
   /** Statistics, each term's rows concatenated (bm25.ts), chunk records. */
   private async read(terms: string[], blocks: number[]): Promise<IndexRead> {
-    const termList = terms.slice(0, MAX_IN_LIST);
-    const blockList = blocks.filter(Number.isSafeInteger).slice(0, MAX_IN_LIST);
+    // Terms are bound (at most 48 words make a query); block numbers are integers, inlined.
+    const termList = terms;
+    const blockList = blocks.filter(Number.isSafeInteger);
     let sql = 'SELECT 0 AS kind, vertical AS name, code AS n, chunks, tokens, version, NULL AS data FROM knowledge_search_stats';
     if (termList.length > 0) {
       // Rows carry their block header, so their order does not matter (no sort in the aggregate).
@@ -56,22 +57,8 @@ export class SqliteSearchIndex implements KnowledgeSearchIndex {
     if (blockList.length > 0) {
       sql += ` UNION ALL SELECT 2, NULL, block, NULL, NULL, NULL, data FROM knowledge_search_chunks WHERE block IN (${blockList.join(', ')})`;
     }
-    const rows: { kind: number; name: string | null; n: number; chunks: number; tokens: number; version: number; data: Buffer | string | null }[] =
-      await this.dataSource.query(sql, termList);
-    const stats: VerticalStats[] = [];
-    const postings = new Map<string, Buffer>();
-    const chunks = new Map<number, Buffer>();
-    for (const row of rows) {
-      const kind = Number(row.kind);
-      if (kind === 0) {
-        stats.push({ vertical: String(row.name), code: Number(row.n), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
-      } else if (row.data !== null) {
-        const data = Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data, 'latin1');
-        if (kind === 1) postings.set(String(row.name), data);
-        else chunks.set(Number(row.n), data);
-      }
-    }
-    return { stats, postings, chunks };
+    const rows: IndexReadRow[] = await this.dataSource.query(sql, termList);
+    return indexReadOf(rows, (data) => (Buffer.isBuffer(data) ? data : Buffer.from(String(data), 'latin1')));
   }
 
   private async chunks(ids: number[]): Promise<ChunkRow[]> {
