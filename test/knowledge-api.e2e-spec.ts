@@ -131,6 +131,30 @@ describe('knowledge API', () => {
     await admin.delete('/api/knowledge/does-not-exist').expect(404);
   });
 
+  it('never answers 500 to text with a NUL character (Postgres cannot store U+0000), and stores nothing half-way', async () => {
+    const before = (await admin.get('/api/knowledge').expect(200)).body.data.length;
+    const created = await admin.post('/api/knowledge').send(makeItem({ title: 'Nul\u0000title', content: 'abc\u0000def', tags: ['a\u0000b'] }));
+    // SQLite stores the character; Postgres refuses it, and the whole write is rolled back.
+    expect([201, 400]).toContain(created.status);
+    if (created.status === 400) {
+      expect(created.body.error.message).toMatch(/cannot be stored/);
+      expect((await admin.get('/api/knowledge').expect(200)).body.data.length).toBe(before);
+    }
+    // An unknown id (404 on SQLite, 400 on Postgres); an agent nobody has (no rows on SQLite).
+    for (const path of ['/api/knowledge/%00abc', '/api/analytics/agents?hours=24&agentId=%00']) {
+      const res = await admin.get(path);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body.success).toBe(res.status < 400);
+    }
+    // In a search it is a space: the item is still found by its words.
+    await admin.post('/api/knowledge').send(makeItem()).expect(201);
+    const hits = await admin.get('/api/knowledge').query({ search: '\u0000Zentrix blender' }).expect(200);
+    expect(hits.body.data.length).toBeGreaterThan(0);
+    const login = await request(t.url).post('/api/auth/login-password').send({ email: 'a\u0000@example.com', password: 'correct horse battery' });
+    expect(login.status).toBeGreaterThanOrEqual(400);
+    expect(login.status).toBeLessThan(500);
+  });
+
   it('a concurrent update and delete of one item leave no orphan chunk', async () => {
     for (let round = 0; round < 5; round += 1) {
       const item = (await admin.post('/api/knowledge').send(makeItem({ title: `Race ${round}`, content: 'word '.repeat(2000) })).expect(201)).body.data;

@@ -31,6 +31,19 @@ function describeLowLevel(error: { type?: string; status?: number }): string | u
   }
 }
 
+/** Postgres SQLSTATEs for text it cannot store: a NUL (U+0000) or a byte sequence invalid in UTF-8. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/**
+ * True for a database error caused by the request's own text (Postgres refuses U+0000 in any text
+ * value, where SQLite stores it): the caller's input, so a 400, not a 500.
+ */
+function isUnstorableText(exception: unknown): boolean {
+  const error = exception as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = error?.driverError?.code ?? error?.code;
+  return typeof code === 'string' && UNSTORABLE_TEXT.has(code);
+}
+
 /**
  * Turns every error into the envelope of DESIGN.md section 5. A 500 is logged with its request
  * id and answered with a generic message: no stack, no SQL, no internals.
@@ -77,6 +90,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return { status, code: 'not_found', message: 'No such route.' };
       }
       return { status, code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'validation_failed'), message };
+    }
+    if (isUnstorableText(exception)) {
+      return { status: 400, code: 'validation_failed', message: 'The request contains a character that cannot be stored (U+0000, NUL).' };
     }
     const lowLevel = exception as { type?: string; status?: number; statusCode?: number };
     const status = lowLevel?.status ?? lowLevel?.statusCode;

@@ -418,6 +418,8 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       // "refu" is not a word the index knows, but the admin is still typing it.
       expect((await service.list({ search: 'refu' })).map((i) => i.id).sort()).toEqual([titled.id, body.id].sort());
       expect(await service.list({ search: '100%_\\' })).toEqual([]);
+      // A NUL would cut SQLite's LIKE pattern short to '%' (everything); control characters count as spaces.
+      expect((await service.list({ search: '\u0000refund\u0007' })).map((i) => i.id)).toEqual([titled.id, body.id]);
     });
   });
 

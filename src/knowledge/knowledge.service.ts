@@ -308,7 +308,10 @@ export class KnowledgeService {
    */
   async list(options: KnowledgeListOptions = {}): Promise<KnowledgeItem[]> {
     const repo = this.dataSource.getRepository(KnowledgeItem);
-    const search = options.search?.trim().slice(0, 500) ?? '';
+    // Control characters are never in what admins search for (and a NUL would cut SQLite's LIKE
+    // pattern short, to '%', which matches everything).
+    // eslint-disable-next-line no-control-regex
+    const search = (options.search ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 500);
     const newestFirst = { updatedAt: 'DESC', createdAt: 'DESC', id: 'ASC' } as const;
     if (search === '') {
       return repo.find({
