@@ -420,6 +420,11 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect(await service.list({ search: '100%_\\' })).toEqual([]);
       // A NUL would cut SQLite's LIKE pattern short to '%' (everything); control characters count as spaces.
       expect((await service.list({ search: '\u0000refund\u0007' })).map((i) => i.id)).toEqual([titled.id, body.id]);
+      // An item found only through a related word comes after the items with the word itself.
+      const synonym = await service.create(makeKnowledgeItem({ title: 'Expenses and reimbursement', content: 'We reimburse travel. Reimbursement takes a week.', vertical: 'hr' }));
+      const withSynonym = (await service.list({ search: 'refund' })).map((i) => i.id);
+      expect(withSynonym.slice(0, 2)).toEqual([titled.id, body.id]);
+      if (withSynonym.includes(synonym.id)) expect(withSynonym.indexOf(synonym.id)).toBe(2);
     });
   });
 

@@ -320,8 +320,15 @@ export class KnowledgeService {
       });
     }
 
-    const ranked = rankItems(await this.searchChunks(search, options.vertical, LIST_CANDIDATES, true));
-    const rankedIds = ranked.map((r) => r.itemId);
+    // The items with the admin's own words, by BM25; then those found only through related words
+    // of the support thesaurus (a rare synonym would otherwise outrank the word itself: "refund"
+    // put "Expenses and reimbursement" above "Returns and refunds"); then plain substring matches.
+    const literal = rankItems(await this.searchChunks(search, options.vertical, LIST_CANDIDATES, false)).map((r) => r.itemId);
+    const seen = new Set(literal);
+    const related = rankItems(await this.searchChunks(search, options.vertical, LIST_CANDIDATES, true))
+      .map((r) => r.itemId)
+      .filter((id) => !seen.has(id));
+    const rankedIds = [...literal, ...related];
     const found = rankedIds.length > 0 ? await repo.findBy({ id: In(rankedIds) }) : [];
     const byId = new Map(found.map((item) => [item.id, item]));
 
