@@ -20,7 +20,10 @@
  * Then, per dialect, one run measures side by side:
  *  - KnowledgeService.search(q, { limit: 10 }) and KnowledgeService.retrieve(q) over BENCH_KB_QUERIES
  *    (200) queries of 2-5 content words (common, mid-frequency and rare words, codes, domain
- *    phrases, and some with a misspelt word), after BENCH_KB_WARMUP (10) unmeasured searches; when
+ *    phrases, and some with a misspelt word), on a service whose search cache has warmed as a
+ *    started server's does (KnowledgeService.warmSearchCache: the postings of the corpus' most
+ *    frequent terms; its time and size are reported), after BENCH_KB_WARMUP (10) unmeasured
+ *    searches; when
  *    the pass exceeds BENCH_KB_SEARCH_BUDGET_S (150 s) the remaining queries are skipped (reported);
  *  - the yardstick, a ranked LIKE scan of the same table, for an evenly spaced subset of
  *    BENCH_KB_LIKE_QUERIES (100) of the measured queries (budget BENCH_KB_RANKED_LIKE_BUDGET_S,
@@ -37,8 +40,9 @@
  *    the words, in table order, so for common words it reads a page or two and answers in well
  *    under a millisecond. It is not a search (any 10 matching rows, however weak), and no index
  *    can be 100 times faster than a read of two pages: it is shown, not judged;
- *  - search() with an empty postings cache (a new KnowledgeService per query): what the first
- *    search after a write to the knowledge base costs (every write empties the cache);
+ *  - search() with an empty postings cache (a new KnowledgeService per query, not warmed): what
+ *    a search costs before the warm-up has run (just after a start, or a write: a write empties
+ *    the cache and a warm-up follows it 200 ms later);
  *  - index size against raw text size (SQLite: dbstat over the index tables; Postgres:
  *    pg_total_relation_size of knowledge_postings, and the stored `tsv` column its triggers read).
  * Finally the slowest search queries are traced: every SQL statement the search path issues,
@@ -915,6 +919,9 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
 
   // The load's garbage is not the searches' to collect (run with --expose-gc, as `npm run bench` does).
   (globalThis as { gc?: () => void }).gc?.();
+  // What a started server does in the background (KnowledgeService.onApplicationBootstrap).
+  progress(`${label}: warming the search cache`);
+  const warmed = await service.warmSearchCache();
   // Warm-up: queries from the end of the list (the measured ones are taken from the start).
   const warmup = queries.slice(-WARMUP_QUERIES);
   progress(`${label}: warm-up, ${warmup.length} queries`);
@@ -936,8 +943,8 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
     }
   }
   const searchTotalMs = performance.now() - searchStarted;
-  // The same searches on a service with nothing cached (what the first search after a write
-  // costs), in a pass of their own so that their garbage does not land on the measured pass.
+  // The same searches on a service with nothing cached (what a search before the warm-up after
+  // a start or a write costs), in a pass of their own so that their garbage does not land on the measured pass.
   progress(`${label}: search() with an empty postings cache`);
   for (const t of timings) {
     const fresh = new KnowledgeService(dataSource);
@@ -1026,7 +1033,8 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
       `(${Number(counts.words).toFixed(0)} words per chunk on average). Built in ${(load.ms / 1000).toFixed(1)} s via ${load.mode}; ` +
       `${maintenance} ${(maintenanceMs / 1000).toFixed(1)} s. ` +
       `search() + retrieve() measured on ${all.length} of ${queries.length} queries` +
-      `${all.length < queries.length ? ` (the ${SEARCH_BUDGET_S} s budget ran out)` : ''}, ${(searchTotalMs / 1000).toFixed(1)} s, after ${warmup.length} unmeasured warm-up searches; ` +
+      `${all.length < queries.length ? ` (the ${SEARCH_BUDGET_S} s budget ran out)` : ''}, ${(searchTotalMs / 1000).toFixed(1)} s, after the server's search cache warm-up ` +
+      `(${warmed.terms} frequent terms, ${fmtBytes(warmed.bytes)} of postings and impacts, ${(warmed.ms / 1000).toFixed(2)} s) and ${warmup.length} unmeasured warm-up searches; ` +
       `LIKE on ${withLike.length} of them (every ${likeStep.toFixed(1)}th${withLike.length < likeIdx.length ? `, ${likeIdx.length - withLike.length} skipped: ${LIKE_BUDGET_S} s budget` : ''}), ${(likeTotalMs / 1000).toFixed(1)} s; ` +
       `ranked LIKE on ${withRanked.length}${withRanked.length < likeIdx.length ? ` (${likeIdx.length - withRanked.length} skipped: ${RANKED_LIKE_BUDGET_S} s budget)` : ''}, ${(rankedTotalMs / 1000).toFixed(1)} s. ` +
       `Load average (1/5/15 min) when search() was measured: ${loadAtSearch.map((l) => l.toFixed(2)).join(' / ')}; after the LIKE passes: ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} (${os.cpus().length} cores).`,
@@ -1038,7 +1046,7 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
       [
         ['`KnowledgeService.search(q, {limit: 10})`', String(all.length), fmtMs(p50), fmtMs(p95), fmtMs(Math.max(...searchMs)), `p95 <= ${GOAL_P95_MS} ms`, yesNo(p95 <= GOAL_P95_MS)],
         ['`KnowledgeService.retrieve(q)` (200 candidates, thesaurus expansion)', String(all.length), fmtMs(percentile(retrieveMs, 50)), fmtMs(percentile(retrieveMs, 95)), fmtMs(Math.max(...retrieveMs)), '–', ''],
-        ['`search()` with an empty postings cache (new KnowledgeService per query: the first search after a write)', String(all.length), fmtMs(percentile(coldMs, 50)), fmtMs(percentile(coldMs, 95)), fmtMs(Math.max(...coldMs)), '', ''],
+        ['`search()` with an empty postings cache (new KnowledgeService per query, not warmed: a search before the warm-up that follows a start or a write)', String(all.length), fmtMs(percentile(coldMs, 50)), fmtMs(percentile(coldMs, 95)), fmtMs(Math.max(...coldMs)), '', ''],
         ['`search()` on the LIKE subset', String(withRanked.length), fmtMs(percentile(rankedSearch, 50)), fmtMs(percentile(rankedSearch, 95)), fmtMs(Math.max(...rankedSearch)), '', ''],
         [`ranked LIKE scan, the yardstick (same WHERE, \`ORDER BY\` title/text LIKE hits \`DESC LIMIT 10\`: like search(), it must examine every match), same queries`, String(withRanked.length), fmtMs(percentile(rankedLike, 50)), fmtMs(percentile(rankedLike, 95)), fmtMs(Math.max(...rankedLike)), '', ''],
         ['**Speed-up ranked LIKE / search: ratio of p50s, ratio of p95s** (search() over all the queries)', String(withRanked.length), fmtRatio(rankedP50), fmtRatio(rankedP95), '', `>= ${GOAL_SPEEDUP}x`, yesNo(rankedP50 >= GOAL_SPEEDUP && rankedP95 >= GOAL_SPEEDUP)],

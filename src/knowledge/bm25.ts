@@ -32,20 +32,25 @@
  * version changes.
  */
 
-/** Term-frequency saturation. */
-export const BM25_K1 = 1.2;
-/** Document-length normalisation. */
-export const BM25_B = 0.75;
-/** One occurrence of a query term in the title counts as this many occurrences in the text. */
-export const TITLE_WEIGHT = 4;
+import { isStopWord } from './query-terms';
 
-export const POSTING_BYTES = 5;
-export const CHUNK_BYTES = 6;
+// Declared, then exported: module code reads the local constants, which V8 folds into the hot
+// loops (an `export const` is read back through the `exports` object on every use).
+/** Term-frequency saturation. */
+const BM25_K1 = 1.2;
+/** Document-length normalisation. */
+const BM25_B = 0.75;
+/** One occurrence of a query term in the title counts as this many occurrences in the text. */
+const TITLE_WEIGHT = 4;
+
+const POSTING_BYTES = 5;
+const CHUNK_BYTES = 6;
 /** Chunk ids per knowledge_search_chunks row (and the largest postings block). */
-export const CHUNK_BLOCK_BITS = 10;
-export const CHUNK_BLOCK_SIZE = 1 << CHUNK_BLOCK_BITS;
+const CHUNK_BLOCK_BITS = 10;
+const CHUNK_BLOCK_SIZE = 1 << CHUNK_BLOCK_BITS;
 /** The header of a postings row: 0xC0 + first chunk id of the block. */
-export const HEADER_BYTES = 6;
+const HEADER_BYTES = 6;
+export { BM25_B, BM25_K1, CHUNK_BLOCK_BITS, CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES, TITLE_WEIGHT };
 const HEADER_MARK = 0xc0;
 
 /** Collection statistics of one vertical, as stored in knowledge_search_stats. */
@@ -118,7 +123,8 @@ export function parsePostings(input: Buffer | Buffer[]): TermPostings {
   let k = 0;
   let sorted = true;
   for (const data of parts) {
-    for (let o = 0; o + 1 < data.length; ) {
+    const length = data.length;
+    for (let o = 0; o + 1 < length; ) {
       if (data[o] === HEADER_MARK) {
         block++;
         const first = read35(data, o + 1);
@@ -155,8 +161,9 @@ export function parsePostings(input: Buffer | Buffer[]): TermPostings {
 
 /** Bytes a cached TermPostings takes (decoded postings and one scope of impacts). */
 function sizeOf(p: TermPostings): number {
-  // offset and tf are views of buffers sized for the bytes read (see parsePostings).
-  return p.offset.buffer.byteLength + p.tf.buffer.byteLength + p.offset.length * 8 + p.base.length * 24;
+  // offset and tf are views of buffers sized for the bytes read (see parsePostings); 64 for the
+  // objects, so that terms without postings count too.
+  return 64 + p.offset.buffer.byteLength + p.tf.buffer.byteLength + p.offset.length * 8 + p.base.length * 24;
 }
 
 /** The chunk records of one knowledge_search_chunks row, by offset (code 0: no such chunk). */
@@ -183,7 +190,8 @@ export function parseChunkBlock(data: Buffer): ChunkBlock {
 function normsOf(info: ChunkBlock, avgdl: number): Float64Array {
   if (info.norm?.avgdl === avgdl) return info.norm.k;
   const k = new Float64Array(CHUNK_BLOCK_SIZE);
-  for (let off = 0; off < CHUNK_BLOCK_SIZE; off++) k[off] = BM25_K1 * (1 - BM25_B + (BM25_B * info.length[off]) / avgdl);
+  const length = info.length;
+  for (let off = 0; off < CHUNK_BLOCK_SIZE; off++) k[off] = BM25_K1 * (1 - BM25_B + (BM25_B * length[off]) / avgdl);
   info.norm = { avgdl, k };
   return k;
 }
@@ -227,17 +235,19 @@ function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
   const impact = new Float64Array(p.offset.length);
   const maxImpact = new Float64Array(p.base.length);
   const k1plus1 = BM25_K1 + 1;
-  for (let i = 0; i < p.base.length; i++) {
-    const info = scope.chunks.get(Math.floor(p.base[i] / CHUNK_BLOCK_SIZE));
+  const { base, start, end, offset, tf: tfs } = p;
+  for (let i = 0; i < base.length; i++) {
+    const info = scope.chunks.get(Math.floor(base[i] / CHUNK_BLOCK_SIZE));
     if (!info) continue;
-    const first = p.base[i] % CHUNK_BLOCK_SIZE;
+    const first = base[i] % CHUNK_BLOCK_SIZE;
     const norm = normsOf(info, scope.avgdl);
+    const codes = info.code;
     let max = 0;
-    for (let k = p.start[i]; k < p.end[i]; k++) {
-      const at = first + p.offset[k];
-      const code = info.code[at];
+    for (let k = start[i], last = end[i]; k < last; k++) {
+      const at = first + offset[k];
+      const code = codes[at];
       if (code === 0 || (restrict >= 0 && code !== restrict)) continue;
-      const tf = p.tf[k];
+      const tf = tfs[k];
       const value = weight * ((tf * k1plus1) / (tf + norm[at]));
       impact[k] = value;
       if (value > max) max = value;
@@ -269,8 +279,6 @@ export interface TopKHit {
   terms: number[];
 }
 
-/** At most this many terms are tracked for TopKHit.terms (they all still score). */
-const TRACKED_TERMS = 64;
 /** Rounding allowance on upper bounds, so a bound can never come out below a score it covers. */
 const BOUND_SLACK = 1 + 1e-9;
 
@@ -280,16 +288,21 @@ const BOUND_SLACK = 1 + 1e-9;
  *
  * Exact, block-max style: no chunk of a block can score more than the sum over the block's terms
  * of weight x the term's highest contribution in the block. Blocks are scored in decreasing order
- * of that bound, each completely (every posting of every term, summed into a block-sized
- * accumulator); once `limit` chunks score above the next block's bound, no later block can change
- * the result and the rest are skipped. Ties: lower chunk id first.
+ * of that bound (popped from a heap, so a search that stops early never sorts them all), each
+ * completely (every posting of every term, summed into a block-sized accumulator); once `limit`
+ * chunks score above the next block's bound, no later block can change the result and the rest
+ * are skipped. Ties: lower chunk id first. Which terms each winner contains is looked up at the
+ * end, for the winners only (not tracked per posting).
+ *
+ * Everything per search lives in typed arrays: the scoring loop allocates nothing, so searches
+ * leave little garbage behind (a comparator sort of the blocks alone made ~95 KB per search).
  */
 export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
   const limit = Math.max(1, Math.floor(options.limit));
   const m = terms.length;
   if (m === 0) return [];
   const impacts = terms.map((t) => impactsOf(t.postings, options));
-  const weights = Float64Array.from(terms, (t) => t.weight);
+  const weights = Float64Array.from(terms, (t) => (t.weight > 0 ? t.weight : 0));
   const wantCode = options.code;
 
   // Blocks in ascending order of first chunk id (a merge of the terms' block lists), each with
@@ -317,10 +330,12 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
       const bases = terms[t].postings.base;
       const i = cursor[t];
       if (i < bases.length && bases[i] === base) {
-        entryTerm[entries] = t;
-        entrySegment[entries] = i;
-        entries++;
-        bound += weights[t] * impacts[t].maxImpact[i];
+        if (weights[t] > 0) {
+          entryTerm[entries] = t;
+          entrySegment[entries] = i;
+          entries++;
+          bound += weights[t] * impacts[t].maxImpact[i];
+        }
         cursor[t] = i + 1;
       }
     }
@@ -329,11 +344,12 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
     blocks++;
   }
   blockFrom[blocks] = entries;
-  const order = Array.from({ length: blocks }, (_, b) => b).sort((a, b) => blockBound[b] - blockBound[a] || blockBase[a] - blockBase[b]);
 
-  const { acc, seen, maskLo, maskHi, touched } = scratch;
+  const queue = new BlockQueue(blockBound, blockBase, blocks);
+  const { acc, touched } = scratch;
   const heap = new TopKHeap(limit);
-  for (const b of order) {
+  while (queue.size > 0) {
+    const b = queue.pop();
     const bound = blockBound[b];
     if (bound === 0 || (heap.full() && bound < heap.lowestScore())) break;
     const base = blockBase[b];
@@ -349,21 +365,26 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
       const offsets = p.offset;
       const impact = impacts[t].impact;
       const w = weights[t];
-      const bitLo = t < 32 ? 1 << t : 0;
-      const bitHi = t >= 32 && t < TRACKED_TERMS ? 1 << (t - 32) : 0;
-      for (let k = p.start[i], end = p.end[i]; k < end; k++) {
-        const value = impact[k];
-        // 0: no chunk record, or outside a scope the impacts were computed for.
-        if (value === 0) continue;
-        const off = offsets[k];
-        if (wantCode >= 0 && codes[first + off] !== wantCode) continue;
-        if (seen[off] === 0) {
-          seen[off] = 1;
-          touched[nTouched++] = off;
+      const end = p.end[i];
+      // An impact of 0: no chunk record, or outside the scope the impacts were computed for.
+      // Every other contribution is > 0, so an accumulator at 0 is a chunk not seen yet.
+      if (wantCode < 0) {
+        for (let k = p.start[i]; k < end; k++) {
+          const value = impact[k];
+          if (value === 0) continue;
+          const off = offsets[k];
+          if (acc[off] === 0) touched[nTouched++] = off;
+          acc[off] += w * value;
         }
-        acc[off] += w * value;
-        maskLo[off] |= bitLo;
-        maskHi[off] |= bitHi;
+      } else {
+        for (let k = p.start[i]; k < end; k++) {
+          const value = impact[k];
+          if (value === 0) continue;
+          const off = offsets[k];
+          if (codes[first + off] !== wantCode) continue;
+          if (acc[off] === 0) touched[nTouched++] = off;
+          acc[off] += w * value;
+        }
       }
     }
     // Only chunks that can get in are offered (the heap settles ties by id).
@@ -371,91 +392,162 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
     for (let j = 0; j < nTouched; j++) {
       const off = touched[j];
       const score = acc[off];
+      acc[off] = 0;
       if (score >= floor) {
-        heap.offer(score, base + off, maskLo[off], maskHi[off]);
+        heap.offer(score, base + off);
         if (heap.full()) floor = heap.lowestScore();
       }
-      acc[off] = 0;
-      seen[off] = 0;
-      maskLo[off] = 0;
-      maskHi[off] = 0;
     }
   }
-  return heap.sorted().map((e) => ({ chunkId: e.id, score: e.score, terms: termsOf(e.lo, e.hi) }));
+  return heap.sorted().map(({ id, score }) => ({ chunkId: id, score, terms: termsContaining(terms, impacts, id) }));
 }
 
 /** Per-block work arrays of topK, left zeroed after every block (topK never runs twice at once). */
 const scratch = {
   acc: new Float64Array(CHUNK_BLOCK_SIZE),
-  seen: new Uint8Array(CHUNK_BLOCK_SIZE),
-  maskLo: new Int32Array(CHUNK_BLOCK_SIZE),
-  maskHi: new Int32Array(CHUNK_BLOCK_SIZE),
   touched: new Int32Array(CHUNK_BLOCK_SIZE),
 };
 
-function termsOf(lo: number, hi: number): number[] {
+/** Indexes of the terms that contribute to chunk `id` (a posting with a non-zero impact). */
+function termsContaining(terms: ScoringTerm[], impacts: ScopeImpacts[], id: number): number[] {
   const out: number[] = [];
-  for (let t = 0; t < 32; t++) if (lo & (1 << t)) out.push(t);
-  for (let t = 0; t < 32; t++) if (hi & (1 << t)) out.push(t + 32);
+  for (let t = 0; t < terms.length; t++) {
+    const p = terms[t].postings;
+    // The last block starting at or before id.
+    let lo = 0;
+    let hi = p.base.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (p.base[mid] <= id) lo = mid;
+      else hi = mid - 1;
+    }
+    if (hi < 0 || p.base[lo] > id) continue;
+    const off = id - p.base[lo];
+    if (off >= CHUNK_BLOCK_SIZE) continue;
+    const impact = impacts[t].impact;
+    for (let k = p.start[lo]; k < p.end[lo]; k++) {
+      if (p.offset[k] === off) {
+        if (impact[k] !== 0) out.push(t);
+        break;
+      }
+    }
+  }
   return out;
 }
 
-interface HeapEntry {
-  score: number;
-  id: number;
-  lo: number;
-  hi: number;
+/** Block indexes by decreasing bound (ties: lower first chunk id), as a binary max-heap. */
+class BlockQueue {
+  private readonly items: Int32Array;
+  size: number;
+
+  constructor(
+    private readonly bound: Float64Array,
+    private readonly base: Float64Array,
+    count: number,
+  ) {
+    this.items = new Int32Array(count);
+    for (let i = 0; i < count; i++) this.items[i] = i;
+    this.size = count;
+    for (let i = (count >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  private before(a: number, b: number): boolean {
+    return this.bound[a] > this.bound[b] || (this.bound[a] === this.bound[b] && this.base[a] < this.base[b]);
+  }
+
+  pop(): number {
+    const items = this.items;
+    const top = items[0];
+    this.size--;
+    if (this.size > 0) {
+      items[0] = items[this.size];
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  private siftDown(from: number): void {
+    const items = this.items;
+    const n = this.size;
+    let i = from;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) return;
+      const r = l + 1;
+      let best = r < n && this.before(items[r], items[l]) ? r : l;
+      if (!this.before(items[best], items[i])) return;
+      const swap = items[i];
+      items[i] = items[best];
+      items[best] = swap;
+      i = best;
+    }
+  }
 }
 
-/** The `limit` best (score desc, id asc) entries offered; a min-heap on "ranks lower". */
+/** The `limit` best (score desc, id asc) chunks offered; a min-heap on "ranks lower", in typed arrays. */
 class TopKHeap {
-  private readonly items: HeapEntry[] = [];
-  constructor(private readonly limit: number) {}
+  private readonly scores: Float64Array;
+  private readonly ids: Float64Array;
+  private count = 0;
+
+  constructor(private readonly limit: number) {
+    this.scores = new Float64Array(limit);
+    this.ids = new Float64Array(limit);
+  }
 
   full(): boolean {
-    return this.items.length >= this.limit;
+    return this.count >= this.limit;
   }
 
   /** The score a chunk must beat to get in (once full). */
   lowestScore(): number {
-    return this.items.length > 0 ? this.items[0].score : -Infinity;
+    return this.count > 0 ? this.scores[0] : -Infinity;
   }
 
-  private static lower(a: HeapEntry, b: HeapEntry): boolean {
-    return a.score < b.score || (a.score === b.score && a.id > b.id);
+  /** Entry i ranks lower than (score, id). */
+  private lower(i: number, score: number, id: number): boolean {
+    return this.scores[i] < score || (this.scores[i] === score && this.ids[i] > id);
   }
 
-  offer(score: number, id: number, lo: number, hi: number): void {
-    const items = this.items;
-    if (items.length < this.limit) {
-      items.push({ score, id, lo, hi });
-      let i = items.length - 1;
+  offer(score: number, id: number): void {
+    const scores = this.scores;
+    const ids = this.ids;
+    if (this.count < this.limit) {
+      // Sift up: parents that rank higher than the newcomer move down.
+      let i = this.count++;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!TopKHeap.lower(items[i], items[parent])) break;
-        [items[i], items[parent]] = [items[parent], items[i]];
+        if (!(scores[parent] > score || (scores[parent] === score && ids[parent] < id))) break;
+        scores[i] = scores[parent];
+        ids[i] = ids[parent];
         i = parent;
       }
+      scores[i] = score;
+      ids[i] = id;
       return;
     }
-    const root = items[0];
-    if (score < root.score || (score === root.score && id > root.id)) return;
-    items[0] = { score, id, lo, hi };
+    if (score < scores[0] || (score === scores[0] && id > ids[0])) return;
+    // Replace the root and sift down.
+    const n = this.count;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
+      if (l >= n) break;
       const r = l + 1;
-      let lowest = i;
-      if (l < items.length && TopKHeap.lower(items[l], items[lowest])) lowest = l;
-      if (r < items.length && TopKHeap.lower(items[r], items[lowest])) lowest = r;
-      if (lowest === i) break;
-      [items[i], items[lowest]] = [items[lowest], items[i]];
+      const lowest = r < n && this.lower(r, scores[l], ids[l]) ? r : l;
+      if (!this.lower(lowest, score, id)) break;
+      scores[i] = scores[lowest];
+      ids[i] = ids[lowest];
       i = lowest;
     }
+    scores[i] = score;
+    ids[i] = id;
   }
 
-  sorted(): HeapEntry[] {
-    return [...this.items].sort((a, b) => b.score - a.score || a.id - b.id);
+  sorted(): { score: number; id: number }[] {
+    const out: { score: number; id: number }[] = [];
+    for (let i = 0; i < this.count; i++) out.push({ score: this.scores[i], id: this.ids[i] });
+    return out.sort((a, b) => b.score - a.score || a.id - b.id);
   }
 }
 
@@ -469,18 +561,48 @@ export class SearchCache {
   private readonly terms = new Map<string, TermPostings>();
   private readonly blocks = new Map<number, ChunkBlock>();
   private bytes = 0;
+  /** The terms held when the cache was last emptied, most recently used first (see takeDropped). */
+  private dropped: string[] = [];
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {}
 
   /** Empties the cache unless `stats` carry the versions it was filled under. */
   validate(stats: VerticalStats[]): boolean {
     const signature = signatureOf(stats);
     if (signature === this.signature) return true;
+    if (this.terms.size > 0) this.dropped = [...this.terms.keys()].reverse();
     this.terms.clear();
     this.blocks.clear();
     this.bytes = 0;
     this.signature = signature;
     return false;
+  }
+
+  /** The terms the last emptying dropped, most recently used first (once; then none until the next). */
+  takeDropped(): string[] {
+    const dropped = this.dropped;
+    this.dropped = [];
+    return dropped;
+  }
+
+  /** Whether an emptying dropped terms that takeDropped has not taken yet. */
+  hasDropped(): boolean {
+    return this.dropped.length > 0;
+  }
+
+  /** The terms held. */
+  termNames(): string[] {
+    return [...this.terms.keys()];
+  }
+
+  /** Whether the term is held (without counting as a use). */
+  has(term: string): boolean {
+    return this.terms.has(term);
+  }
+
+  /** Bytes held (postings and their impacts). */
+  size(): number {
+    return this.bytes;
   }
 
   /** True when `stats` are those the cache holds data for. */
@@ -603,6 +725,10 @@ export interface PostingsReader {
   read(terms: string[], blocks: number[]): Promise<IndexRead>;
   /** The chunks with these ids (any order; ids that no longer exist are left out). */
   chunks(ids: number[]): Promise<ChunkRow[]>;
+  /** Title and text of a random sample of at most `size` chunks (see CacheWarmer). */
+  sampleChunks(size: number): Promise<string[]>;
+  /** The index terms of each word (a dialect may remember them for its searches). */
+  stems(words: string[]): Promise<string[][]>;
 }
 
 /** A query reduced to the index's terms. */
@@ -650,19 +776,19 @@ export async function searchPostings(
       if (hit) postings.set(term, hit);
       else missing.push(term);
     }
-    let read = await reader.read(missing, []);
+    let asked = missing;
+    let read = await reader.read(asked, []);
     if (!cache.validate(read.stats) && postings.size > 0) {
       // Read under other versions: everything again, in one consistent statement.
       postings.clear();
-      read = await reader.read(
-        query.terms.map((t) => t.term),
-        [],
-      );
+      asked = query.terms.map((t) => t.term);
+      read = await reader.read(asked, []);
       cache.validate(read.stats);
     }
     stats = read.stats;
-    for (const [term, data] of read.postings) {
-      const parsed = parsePostings(data);
+    for (const term of asked) {
+      // A term no chunk contains is kept too (no postings), so that it is not asked for again.
+      const parsed = parsePostings(read.postings.get(term) ?? []);
       cache.addTerm(term, parsed, stats);
       postings.set(term, parsed);
     }
@@ -729,4 +855,195 @@ export async function searchPostings(
     });
   }
   return result;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Warming: reading the postings searches will need before they need them.
+
+/** Terms read per statement while warming. */
+const WARM_BATCH = 16;
+/** Most terms one warm-up reads. */
+const WARM_TERMS = 256;
+/** A warm-up stops once the cache holds this share of its budget (searches keep the rest). */
+const WARM_FILL = 0.5;
+/** Chunks sampled to find the frequent terms, and the share of them a term must be in. */
+const SAMPLE_CHUNKS = 400;
+const FREQUENT_SHARE = 0.01;
+/** The frequent terms are sampled again when the number of chunks has changed by this share. */
+const RESAMPLE_CHANGE = 0.2;
+/** Writes within this many ms of each other are followed by one warm-up. */
+const WARM_DEBOUNCE_MS = 200;
+
+/** Up to `size` distinct random integers in [lo, hi] (all of them when there are no more). */
+export function sampleIds(lo: number, hi: number, size: number): number[] {
+  if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || hi < lo) return [];
+  if (hi - lo + 1 <= size) return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  const ids = new Set<number>();
+  while (ids.size < size) ids.add(lo + Math.floor(Math.random() * (hi - lo + 1)));
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** What one warm-up did. */
+export interface WarmReport {
+  /** Terms read (not already held). */
+  terms: number;
+  /** Bytes the cache holds afterwards. */
+  bytes: number;
+  ms: number;
+}
+
+/** The distinct words of a text a query could search for: lower case, no stop words, not single letters. */
+export function contentWordsOf(text: string, isStopWord: (word: string) => boolean): string[] {
+  const words = new Set<string>();
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) if (word.length > 1 && !isStopWord(word)) words.add(word);
+  return [...words];
+}
+
+/**
+ * The terms in the most chunks of a sample (each chunk given as its terms), most frequent first:
+ * those whose postings are the largest, so the slowest to read and decode on a search's first
+ * use. Terms in fewer than FREQUENT_SHARE of the sampled chunks (and in fewer than 2) are left out.
+ */
+export function frequentTerms(sample: string[][], limit: number): string[] {
+  const counts = new Map<string, number>();
+  for (const terms of sample) for (const term of new Set(terms)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  const least = Math.max(2, Math.ceil(sample.length * FREQUENT_SHARE));
+  return [...counts]
+    .filter(([, n]) => n >= least)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([term]) => term);
+}
+
+/**
+ * Keeps a search cache warm. A cold search pays for reading, decoding and scoring the postings of
+ * each of its terms for the first time (on 100,000 chunks, about 1 ms per common word); the
+ * common words are also the ones most searches contain. So, in the background:
+ * - at startup, and whenever writes have emptied the cache, the postings (with their chunk
+ *   records and the BM25 impacts of a search across all verticals) of the terms searches used
+ *   last before the cache was emptied, then of the corpus' most frequent terms, are read into
+ *   the cache, WARM_BATCH terms per statement, until WARM_TERMS terms or WARM_FILL of the
+ *   cache's budget;
+ * - between statements it yields to the event loop, so visitors' searches go first.
+ * Warming never changes a result: what it reads is checked against the versions like any read.
+ */
+export class CacheWarmer {
+  private running: Promise<WarmReport> | undefined;
+  private pending = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private frequent: { chunks: number; terms: string[] } | undefined;
+
+  constructor(
+    private readonly reader: PostingsReader,
+    private readonly cache: SearchCache,
+    private readonly options: Omit<PostingsSearchOptions, 'vertical' | 'limit'>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Warms the cache now, or once the warm-up under way has finished. */
+  warm(): Promise<WarmReport> {
+    if (this.stopped) return Promise.resolve({ terms: 0, bytes: this.cache.size(), ms: 0 });
+    if (this.running) {
+      // Writes may have landed since the running warm-up read its terms: one more after it.
+      this.pending = true;
+      return this.running;
+    }
+    const run = this.run().finally(() => {
+      this.running = undefined;
+      if (this.pending && !this.stopped) {
+        this.pending = false;
+        this.schedule();
+      }
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Warms soon (once writes pause), in the background; failures go to onError. */
+  schedule(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.warm().catch((error: unknown) => this.onError(error));
+    }, WARM_DEBOUNCE_MS);
+    this.timer.unref();
+  }
+
+  /** Stops warming (the database is closing) and waits for a warm-up under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async run(): Promise<WarmReport> {
+    const started = performance.now();
+    const first = await this.reader.read([], []);
+    this.cache.validate(first.stats);
+    const dropped = this.cache.takeDropped();
+    const chunks = first.stats.reduce((sum, s) => sum + s.chunks, 0);
+    const terms = [...new Set([...dropped, ...(await this.frequentTerms(chunks))])].slice(0, WARM_TERMS);
+    let read = 0;
+    for (let i = 0; i < terms.length && !this.stopped; i += WARM_BATCH) {
+      if (this.cache.size() >= this.cache.maxBytes * WARM_FILL) break;
+      const batch = terms.slice(i, i + WARM_BATCH).filter((term) => !this.cache.has(term));
+      if (batch.length === 0) continue;
+      read += await this.readBatch(batch);
+      // Visitors' searches waiting for the database go first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return { terms: read, bytes: this.cache.size(), ms: performance.now() - started };
+  }
+
+  /** The sampled frequent terms, sampled again when the corpus has grown or shrunk enough. */
+  private async frequentTerms(chunks: number): Promise<string[]> {
+    const known = this.frequent;
+    if (known && Math.abs(chunks - known.chunks) <= known.chunks * RESAMPLE_CHANGE) return known.terms;
+    const terms = chunks === 0 ? [] : frequentTerms(await this.sampleTerms(), WARM_TERMS);
+    this.frequent = { chunks, terms };
+    return terms;
+  }
+
+  /** The terms of the content words of sampled chunks, one list per chunk. */
+  private async sampleTerms(): Promise<string[][]> {
+    const words = (await this.reader.sampleChunks(SAMPLE_CHUNKS)).map((text) => contentWordsOf(text, isStopWord));
+    const distinct = [...new Set(words.flat())];
+    const stems = await this.reader.stems(distinct);
+    const termsOf = new Map(distinct.map((word, i) => [word, stems[i] ?? []]));
+    return words.map((list) => list.flatMap((word) => termsOf.get(word) ?? []));
+  }
+
+  /** Reads a batch of terms with their chunk records into the cache; returns the terms kept. */
+  private async readBatch(batch: string[]): Promise<number> {
+    const read = await this.reader.read(batch, []);
+    this.cache.validate(read.stats);
+    const parsed: TermPostings[] = [];
+    for (const term of batch) {
+      const postings = parsePostings(read.postings.get(term) ?? []);
+      this.cache.addTerm(term, postings, read.stats);
+      parsed.push(postings);
+    }
+    const wanted = new Set<number>();
+    for (const p of parsed) for (const base of p.base) wanted.add(Math.floor(base / CHUNK_BLOCK_SIZE));
+    const missing = [...wanted].filter((block) => !this.cache.block(block)).sort((a, b) => a - b);
+    if (missing.length > 0) {
+      const more = await this.reader.read([], missing);
+      for (const [block, data] of more.chunks) this.cache.addBlock(block, parseChunkBlock(data), more.stats);
+    }
+    // The impacts a search across all verticals scores with (on SQLite, every search's).
+    const basis = collectionStats(read.stats);
+    if (basis.n === 0 || !this.cache.current(read.stats)) return 0;
+    const chunks = new Map<number, ChunkBlock>();
+    for (const block of wanted) {
+      const info = this.cache.block(block);
+      if (info) chunks.set(block, info);
+    }
+    if (chunks.size < wanted.size) return parsed.length;
+    const scope: ScoringScope = { n: basis.n, avgdl: Math.max(basis.avgdl, this.options.avgdlFloor), formula: this.options.formula, dfCode: -1, chunks };
+    for (const p of parsed) impactsOf(p, scope);
+    return parsed.length;
+  }
 }

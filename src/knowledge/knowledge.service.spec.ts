@@ -578,6 +578,116 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     });
   });
 
+  describe('search cache warm-up', () => {
+    /**
+     * The SQL statements `work` sends that ask for the postings of some term (SQLite: a statement
+     * naming knowledge_postings; Postgres: one whose term list, or list of words to stem and
+     * read, is not empty).
+     */
+    async function postingsReads(work: () => Promise<unknown>): Promise<number> {
+      const spy = jest.spyOn(db.dataSource, 'query');
+      try {
+        await work();
+        return spy.mock.calls.filter(([sql, params]) => {
+          if (!String(sql).includes('knowledge_postings')) return false;
+          if (dialect === 'sqlite') return true;
+          const [first, second] = (params ?? []) as unknown[][];
+          return (first?.length ?? 0) > 0 || (String(sql).includes('to_tsvector') && (second?.length ?? 0) > 0);
+        }).length;
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    /**
+     * Runs `trigger`, then waits (at most 10 s, without searching: a search would cache its own
+     * terms) until the server's background warm-up has asked for the postings of `term`, and
+     * for that warm-up to finish.
+     */
+    async function backgroundWarmUpReads(server: KnowledgeService, term: string, trigger: () => Promise<void>): Promise<void> {
+      const spy = jest.spyOn(db.dataSource, 'query');
+      try {
+        await trigger();
+        const deadline = Date.now() + 10_000;
+        const asked = () => spy.mock.calls.some(([sql, params]) => String(sql).includes('knowledge_postings') && JSON.stringify(params ?? []).includes(`"${term}"`));
+        while (!asked()) {
+          if (Date.now() > deadline) throw new Error(`no background warm-up read "${term}" within 10 s`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        spy.mockRestore();
+      }
+      // The warm-up under way (waited for; it then schedules one more, which is harmless).
+      await server.warmSearchCache();
+    }
+
+    // Words without thesaurus entries, so a search asks for these words' terms only.
+    async function seedLanterns(): Promise<void> {
+      for (let i = 0; i < 6; i++) {
+        await service.create(makeKnowledgeItem({ title: `Lantern model ${i}`, content: `The lantern model ${i} runs for two nights. Keep the wick trimmed.` }));
+      }
+      await service.create(makeKnowledgeItem({ title: 'Zeppelin tours', content: 'Zeppelin flights leave at dawn.' }));
+    }
+
+    it('reads the frequent terms ahead: a warmed search finds the same chunks without reading postings', async () => {
+      await seedLanterns();
+      const cold = new KnowledgeService(db.dataSource);
+      const warmed = new KnowledgeService(db.dataSource);
+      const report = await warmed.warmSearchCache();
+      expect(report.terms).toBeGreaterThan(0);
+      expect(report.bytes).toBeGreaterThan(0);
+
+      let coldResult: unknown;
+      let warmResult: unknown;
+      expect(await postingsReads(async () => (coldResult = await cold.search('lantern wick')))).toBeGreaterThan(0);
+      expect(await postingsReads(async () => (warmResult = await warmed.search('lantern wick')))).toBe(0);
+      expect(warmResult).toEqual(coldResult);
+      expect((warmResult as unknown[]).length).toBe(6);
+      // A word in one chunk only is not among the frequent terms: read on first use.
+      expect(await postingsReads(() => warmed.search('zeppelin'))).toBeGreaterThan(0);
+    });
+
+    it('after a write, warms again in the background with the terms searched before it', async () => {
+      await seedLanterns();
+      const server = new KnowledgeService(db.dataSource);
+      await server.warmSearchCache();
+      // A rare word searched before the write: cached by that search, dropped by the write.
+      expect((await server.search('zeppelin')).map((p) => p.title)).toEqual(['Zeppelin tours']);
+      expect(await postingsReads(() => server.search('zeppelin'))).toBe(0);
+
+      let added: { id: string } | undefined;
+      await backgroundWarmUpReads(server, 'zeppelin', async () => {
+        added = await server.create(makeKnowledgeItem({ title: 'Zeppelin museum', content: 'The zeppelin museum opens on Sundays.' }));
+      });
+      // Warmed from the new version of the index: no read, and the new item is found.
+      let found: { itemId: string }[] = [];
+      expect(await postingsReads(async () => (found = await server.search('zeppelin')))).toBe(0);
+      expect(found.map((p) => p.itemId)).toContain(added?.id);
+      expect(await postingsReads(() => server.search('lantern'))).toBe(0);
+    });
+
+    it('warms again after a write made by another server, once a search has seen it', async () => {
+      await seedLanterns();
+      const server = new KnowledgeService(db.dataSource);
+      const other = new KnowledgeService(db.dataSource);
+      await server.warmSearchCache();
+      expect(await postingsReads(() => server.search('lantern'))).toBe(0);
+      const added = await other.create(makeKnowledgeItem({ title: 'Lantern battery pack', content: 'A battery pack for the lantern adds a third night.' }));
+      // The first search sees the new version (reads, finds the item), and a warm-up follows:
+      // it reads again the frequent "wick", which that search did not ask for.
+      await backgroundWarmUpReads(server, 'wick', async () => {
+        expect((await server.search('lantern battery')).map((p) => p.itemId)[0]).toBe(added.id);
+      });
+      expect(await postingsReads(() => server.search('wick'))).toBe(0);
+      expect((await server.search('lantern battery')).map((p) => p.itemId)[0]).toBe(added.id);
+    });
+
+    it('warms an empty knowledge base without error', async () => {
+      const report = await new KnowledgeService(db.dataSource).warmSearchCache();
+      expect(report).toMatchObject({ terms: 0 });
+    });
+  });
+
   describe('migration 1732190600000 (knowledge search index)', () => {
     /** Runs the migration's up() or down() in a transaction of its own. */
     async function migrate(direction: 'up' | 'down'): Promise<void> {

@@ -7,7 +7,7 @@
  * score (best chunk plus a damped share of the next ones), because citations are per item and a
  * long item split into many chunks should neither drown the others nor be penalised for its size.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { isKnowledgeVertical } from '../shared/catalog/verticals';
@@ -18,7 +18,7 @@ import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
 import { analyseQuery } from './query-terms';
-import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk } from './search-index';
+import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmReport } from './search-index';
 import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
 
@@ -194,11 +194,34 @@ function round(value: number): number {
 }
 
 @Injectable()
-export class KnowledgeService {
+export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(KnowledgeService.name);
   private readonly index: KnowledgeSearchIndex;
 
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
     this.index = createKnowledgeSearchIndex(dataSource);
+  }
+
+  /** At startup, the search cache warms in the background (the server answers meanwhile). */
+  onApplicationBootstrap(): void {
+    this.warmSearchCache().then(
+      (report) => this.logger.log(`Search cache warmed: ${report.terms} terms, ${(report.bytes / 1048576).toFixed(1)} MB in ${Math.round(report.ms)} ms`),
+      (error: unknown) => {
+        if (this.dataSource.isInitialized) this.logger.warn(`Search cache warm-up failed: ${String(error)}`);
+      },
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.index.close();
+  }
+
+  /**
+   * Reads the postings searches are most likely to need into the search cache (see
+   * CacheWarmer): done at startup and after writes, in the background; awaited by the benchmark.
+   */
+  warmSearchCache(): Promise<WarmReport> {
+    return this.index.warm();
   }
 
   async create(input: KnowledgeItemInput): Promise<KnowledgeItemWithAttachments> {
@@ -493,9 +516,14 @@ export class KnowledgeService {
     }
   }
 
-  /** Runs `work` in a transaction of its own (queued behind other writes on SQLite). */
-  private write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return writeTransaction(this.dataSource, work);
+  /**
+   * Runs `work` in a transaction of its own (queued behind other writes on SQLite). A write
+   * empties the search cache: once it has committed, the cache warms again soon (CacheWarmer).
+   */
+  private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const result = await writeTransaction(this.dataSource, work);
+    this.index.scheduleWarm();
+    return result;
   }
 
   /** Checks and normalises the writable fields; throws KnowledgeError('validation_failed'). */

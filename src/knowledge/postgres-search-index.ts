@@ -17,24 +17,37 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, PostingsReader, SearchCache, searchPostings, StemmedQuery } from './bm25';
+import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, PostingsReader, StemmedQuery } from './bm25';
+import { PostingsSearchIndex } from './postings-search-index';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
-/** Memory for what searches read (postings, 5 bytes each, and chunk records). */
-const CACHE_BYTES = 64 * 1024 * 1024;
 /** Words whose stems are remembered (the 'english' configuration never changes them). */
 const STEM_MEMO_SIZE = 20_000;
 
-export class PostgresSearchIndex implements KnowledgeSearchIndex {
-  private readonly cache = new SearchCache(CACHE_BYTES);
+export class PostgresSearchIndex extends PostingsSearchIndex implements KnowledgeSearchIndex {
   private readonly stems = new Map<string, string[]>();
-  private readonly reader: PostingsReader;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.reader = {
-      read: (terms, blocks) => this.read(terms, blocks),
-      chunks: (ids) => this.chunks(ids),
-    };
+  constructor(dataSource: DataSource) {
+    // The scorer it replaced: statistics of the vertical searched.
+    super(dataSource, { formula: 'bm25-plus-one', scopedStatistics: true, avgdlFloor: 1 });
+  }
+
+  /**
+   * The stems of `words` by Postgres ('english'), remembered: a warm-up stems the corpus'
+   * frequent words, so that searches for them need no stemming statement (see search).
+   */
+  protected async stemWords(words: string[]): Promise<string[][]> {
+    const unknown = words.filter((word) => !this.stems.has(word));
+    if (unknown.length > 0) {
+      const rows: { word: string; lexemes: string[] }[] = await this.dataSource.query(
+        `SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)`,
+        [unknown],
+      );
+      for (const row of rows) if (this.stems.size < STEM_MEMO_SIZE) this.stems.set(row.word, row.lexemes);
+      const fresh = new Map(rows.map((row) => [row.word, row.lexemes]));
+      return words.map((word) => this.stems.get(word) ?? fresh.get(word) ?? []);
+    }
+    return words.map((word) => this.stems.get(word) ?? []);
   }
 
   async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
@@ -51,13 +64,7 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
     }
     const stemmed = this.stemQuery(words);
     if (stemmed.terms.length === 0) return [];
-    return searchPostings(reader, this.cache, stemmed, {
-      vertical: options.vertical,
-      limit: Math.max(1, Math.floor(options.limit)),
-      formula: 'bm25-plus-one',
-      scopedStatistics: true,
-      avgdlFloor: 1,
-    });
+    return this.searchStemmed(reader, stemmed, options.vertical, options.limit);
   }
 
   /** The distinct words whose stems are not remembered (all of them when the memo is full and starts over). */
@@ -82,6 +89,12 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
    * same statement, reads the statistics and the postings of those stems and of `terms`.
    */
   private async stemAndRead(unknown: string[], terms: string[]): Promise<{ read: IndexRead; asked: Set<string> }> {
+    // Stems the cache holds are not read again (an unknown "refunds" stems to a cached "refund").
+    // A stem starts with its word's first letters (the english stemmer changes endings), so the
+    // cached terms sharing an unknown word's first two are enough to pass; any left out is only
+    // read again.
+    const prefixes = new Set(unknown.map((word) => word.slice(0, 2)));
+    const cached = this.cache.termNames().filter((term) => prefixes.has(term.slice(0, 2)));
     const rows: IndexReadRow[] = await this.dataSource.query(
       `WITH words AS (
          SELECT t.word, tsvector_to_array(to_tsvector('english', t.word)) AS lexemes FROM unnest($1::text[]) AS t(word)
@@ -92,15 +105,18 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
        SELECT 0, vertical::text, code::int, chunks::text, tokens::text, version::text, NULL FROM knowledge_search_stats
        UNION ALL
        SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings
-        WHERE term = ANY (ARRAY(SELECT unnest(lexemes) FROM words) || $2::text[])`,
-      [unknown, terms],
+        WHERE term = ANY (ARRAY(SELECT unnest(lexemes) FROM words) || $2::text[]) AND NOT (term = ANY ($3::text[]))`,
+      [unknown, terms, cached],
     );
+    // What the statement read: a stem left out as cached is not (if the cache lets it go before
+    // the search asks for it, the search reads it).
+    const skipped = new Set(cached);
     const asked = new Set(terms);
     for (const row of rows) {
       if (Number(row.kind) !== 3) continue;
       const lexemes = JSON.parse(String(row.data)) as string[];
       this.stems.set(String(row.name), lexemes);
-      for (const lexeme of lexemes) asked.add(lexeme);
+      for (const lexeme of lexemes) if (!skipped.has(lexeme)) asked.add(lexeme);
     }
     return { read: indexReadOf(rows.filter((row) => Number(row.kind) !== 3), base64), asked };
   }
@@ -119,6 +135,8 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
         return this.read(terms, blocks);
       },
       chunks: (ids) => this.chunks(ids),
+      sampleChunks: (size) => this.reader.sampleChunks(size),
+      stems: (words) => this.stemWords(words),
     };
   }
 
@@ -148,7 +166,7 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
    * save the base64: node-postgres 8 decodes every value of a binary-format row as UTF-8 text
    * unless the whole client is in binary mode, which mangles bytea.)
    */
-  private async read(terms: string[], blocks: number[]): Promise<IndexRead> {
+  protected async read(terms: string[], blocks: number[]): Promise<IndexRead> {
     const rows: IndexReadRow[] = await this.dataSource.query(
       `SELECT 0 AS kind, vertical::text AS name, code::int AS n, chunks::text, tokens::text, version::text, NULL::text AS data
          FROM knowledge_search_stats
@@ -161,7 +179,7 @@ export class PostgresSearchIndex implements KnowledgeSearchIndex {
     return indexReadOf(rows, base64);
   }
 
-  private async chunks(ids: number[]): Promise<ChunkRow[]> {
+  protected async chunks(ids: number[]): Promise<ChunkRow[]> {
     const list = ids.filter(Number.isSafeInteger);
     if (list.length === 0) return [];
     return this.dataSource.query(

@@ -7,6 +7,7 @@
  * never across dialects.
  */
 import type { DataSource } from 'typeorm';
+import type { WarmReport } from './bm25';
 import { PostgresSearchIndex } from './postgres-search-index';
 import { SqliteSearchIndex } from './sqlite-search-index';
 
@@ -50,7 +51,19 @@ export interface KnowledgeSearchIndex {
    * throws on odd input.
    */
   search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]>;
+  /**
+   * Reads into memory the postings searches are most likely to need (the terms searched last
+   * before writes emptied the cache, then the corpus' most frequent terms; see CacheWarmer), or
+   * waits for the warm-up under way. Never needed for correct results, only for fast ones.
+   */
+  warm(): Promise<WarmReport>;
+  /** Warms soon, in the background, once writes pause (called after every write). */
+  scheduleWarm(): void;
+  /** Stops background warming and waits for a warm-up under way (before the database closes). */
+  close(): Promise<void>;
 }
+
+export type { WarmReport };
 
 /** The index for the data source's dialect. */
 export function createKnowledgeSearchIndex(dataSource: DataSource): KnowledgeSearchIndex {

@@ -10,40 +10,31 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, PostingsReader, SearchCache, searchPostings, StemmedQuery } from './bm25';
+import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, StemmedQuery } from './bm25';
+import { PostingsSearchIndex } from './postings-search-index';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
-
-/** Memory for what searches read (postings, 5 bytes each, and chunk records). */
-const CACHE_BYTES = 64 * 1024 * 1024;
 /** Chunk ids per IN list of the final fetch. */
 const MAX_IN_LIST = 500;
 
-export class SqliteSearchIndex implements KnowledgeSearchIndex {
-  private readonly cache = new SearchCache(CACHE_BYTES);
-  private readonly reader: PostingsReader;
-
-  constructor(private readonly dataSource: DataSource) {
-    this.reader = {
-      read: (terms, blocks) => this.read(terms, blocks),
-      chunks: (ids) => this.chunks(ids),
-    };
+export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeSearchIndex {
+  constructor(dataSource: DataSource) {
+    // FTS5's bm25(): statistics over all chunks, whatever the vertical searched.
+    super(dataSource, { formula: 'fts5', scopedStatistics: false, avgdlFloor: 0 });
   }
 
   async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
     const words = typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query;
     const stemmed = stemQuery(words);
     if (stemmed.terms.length === 0) return [];
-    return searchPostings(this.reader, this.cache, stemmed, {
-      vertical: options.vertical,
-      limit: Math.max(1, Math.floor(options.limit)),
-      formula: 'fts5',
-      scopedStatistics: false,
-      avgdlFloor: 0,
-    });
+    return this.searchStemmed(this.reader, stemmed, options.vertical, options.limit);
+  }
+
+  protected stemWords(words: string[]): Promise<string[][]> {
+    return Promise.resolve(words.map((word) => fts5Tokens(word)));
   }
 
   /** Statistics, each term's rows concatenated (bm25.ts), chunk records. */
-  private async read(terms: string[], blocks: number[]): Promise<IndexRead> {
+  protected async read(terms: string[], blocks: number[]): Promise<IndexRead> {
     // Terms are bound (at most 48 words make a query); block numbers are integers, inlined.
     const termList = terms;
     const blockList = blocks.filter(Number.isSafeInteger);
@@ -61,7 +52,7 @@ export class SqliteSearchIndex implements KnowledgeSearchIndex {
     return indexReadOf(rows, (data) => (Buffer.isBuffer(data) ? data : Buffer.from(String(data), 'latin1')));
   }
 
-  private async chunks(ids: number[]): Promise<ChunkRow[]> {
+  protected async chunks(ids: number[]): Promise<ChunkRow[]> {
     const list = ids.filter(Number.isSafeInteger);
     const rows: ChunkRow[] = [];
     for (let i = 0; i < list.length; i += MAX_IN_LIST) {

@@ -1,0 +1,88 @@
+/**
+ * What the SQLite and Postgres search indexes share: the search cache, keeping it warm
+ * (CacheWarmer: at startup, after writes, and after a search that found it emptied by another
+ * process' write), and the chunk sample the warm-up picks its terms from. A dialect supplies the
+ * SQL that reads the index and its stemmer.
+ */
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import {
+  CacheWarmer,
+  ChunkRow,
+  IndexRead,
+  PostingsReader,
+  PostingsSearchOptions,
+  sampleIds,
+  SearchCache,
+  searchPostings,
+  StemmedQuery,
+  WarmReport,
+} from './bm25';
+import type { ScoredChunk } from './search-index';
+
+/** Memory for what searches read (postings, 5 bytes each, their impacts, and chunk records). */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** How a dialect scores (everything but the vertical and the limit of one search). */
+export type Scoring = Omit<PostingsSearchOptions, 'vertical' | 'limit'>;
+
+export abstract class PostingsSearchIndex {
+  protected readonly cache = new SearchCache(CACHE_BYTES);
+  protected readonly reader: PostingsReader;
+  private readonly warmer: CacheWarmer;
+  private readonly logger = new Logger('KnowledgeSearch');
+
+  constructor(
+    protected readonly dataSource: DataSource,
+    private readonly scoring: Scoring,
+  ) {
+    this.reader = {
+      read: (terms, blocks) => this.read(terms, blocks),
+      chunks: (ids) => this.chunks(ids),
+      sampleChunks: (size) => this.sampleChunks(size),
+      stems: (words) => this.stemWords(words),
+    };
+    this.warmer = new CacheWarmer(this.reader, this.cache, scoring, (error) => {
+      // A warm-up the closing of the database interrupted is no failure.
+      if (this.dataSource.isInitialized) this.logger.warn(`Search cache warm-up failed: ${String(error)}`);
+    });
+  }
+
+  /** See KnowledgeSearchIndex.warm. */
+  warm(): Promise<WarmReport> {
+    return this.warmer.warm();
+  }
+
+  scheduleWarm(): void {
+    this.warmer.schedule();
+  }
+
+  close(): Promise<void> {
+    return this.warmer.stop();
+  }
+
+  /** Ranks `query` through `reader` (this.reader, or one a dialect primed) and the cache. */
+  protected async searchStemmed(reader: PostingsReader, query: StemmedQuery, vertical: string | undefined, limit: number): Promise<ScoredChunk[]> {
+    const result = await searchPostings(reader, this.cache, query, { ...this.scoring, vertical, limit: Math.max(1, Math.floor(limit)) });
+    // A write (here or by another process) emptied the cache: fill it again in the background.
+    if (this.cache.hasDropped()) this.warmer.schedule();
+    return result;
+  }
+
+  /** In ONE statement: statistics, postings of `terms`, chunk records of `blocks` (PostingsReader.read). */
+  protected abstract read(terms: string[], blocks: number[]): Promise<IndexRead>;
+  /** The chunks with these ids (PostingsReader.chunks). */
+  protected abstract chunks(ids: number[]): Promise<ChunkRow[]>;
+  /** The index terms of each word (PostingsReader.stems). */
+  protected abstract stemWords(words: string[]): Promise<string[][]>;
+
+  /** Title and text of up to `size` random chunks. */
+  private async sampleChunks(size: number): Promise<string[]> {
+    const [range] = await this.dataSource.query('SELECT min(id) AS lo, max(id) AS hi FROM knowledge_chunks');
+    const ids = sampleIds(Number(range?.lo), Number(range?.hi), size);
+    if (ids.length === 0) return [];
+    // Integers from sampleIds, inlined (the same SQL on both dialects).
+    const rows: { title: string; text: string }[] = await this.dataSource.query(`SELECT title, text FROM knowledge_chunks WHERE id IN (${ids.join(', ')})`);
+    return rows.map((row) => `${row.title} ${row.text}`);
+  }
+}
