@@ -728,8 +728,8 @@ export interface PostingsReader {
    * (any order), and the knowledge_search_chunks rows of `blocks`.
    */
   read(terms: string[], blocks: number[]): Promise<IndexRead>;
-  /** The chunks with these ids (any order; ids that no longer exist are left out). */
-  chunks(ids: number[]): Promise<ChunkRow[]>;
+  /** The chunks with these ids (any order; ids that no longer exist are left out); `text` '' unless `withText`. */
+  chunks(ids: number[], withText: boolean): Promise<ChunkRow[]>;
   /** Title and text of a random sample of at most `size` chunks (see CacheWarmer). */
   sampleChunks(size: number): Promise<string[]>;
   /** The index terms of each word (a dialect may remember them for its searches). */
@@ -747,12 +747,17 @@ export interface StemmedQuery {
 export interface PostingsSearchOptions {
   vertical?: string;
   limit: number;
+  /** Fetch the winners' text (else ChunkRow.text is ''). */
+  withText: boolean;
   formula: IdfFormula;
   /** Collection statistics and document frequencies of the vertical searched (else: of all). */
   scopedStatistics: boolean;
   /** The average document length is taken as at least this. */
   avgdlFloor: number;
 }
+
+/** How a dialect scores: everything in PostingsSearchOptions but what one search asks. */
+export type ScoringOptions = Omit<PostingsSearchOptions, 'vertical' | 'limit' | 'withText'>;
 
 /** Reads attempted before a search gives up waiting for a quiet moment between writes. */
 const READ_ATTEMPTS = 3;
@@ -842,7 +847,7 @@ export async function searchPostings(
   });
   if (hits.length === 0) return [];
 
-  const rows = new Map((await reader.chunks(hits.map((h) => h.chunkId))).map((r) => [Number(r.chunkId), r]));
+  const rows = new Map((await reader.chunks(hits.map((h) => h.chunkId), options.withText)).map((r) => [Number(r.chunkId), r]));
   const result: (ChunkRow & { score: number; matchedTerms: string[] })[] = [];
   for (const hit of hits) {
     const row = rows.get(hit.chunkId);
@@ -948,7 +953,7 @@ export class CacheWarmer {
   constructor(
     private readonly reader: PostingsReader,
     private readonly cache: SearchCache,
-    private readonly options: Omit<PostingsSearchOptions, 'vertical' | 'limit'>,
+    private readonly options: ScoringOptions,
     private readonly onError: (error: unknown) => void,
   ) {}
 

@@ -19,6 +19,7 @@ import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './bm
 import { analyseQuery } from './query-terms';
 import { KnowledgeSearchPostgres1732190600000 } from '../database/migrations/postgres/1732190600000-knowledge-search';
 import { KnowledgeSearchSqlite1732190600000 } from '../database/migrations/sqlite/1732190600000-knowledge-search';
+import { KnowledgePostingsReadsPostgres1732190700000 } from '../database/migrations/postgres/1732190700000-knowledge-postings-reads';
 
 type Dialect = 'sqlite' | 'postgres';
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -575,6 +576,50 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       await writer.remove(first.id);
       expect((await reader.search('kayak')).map((p) => p.itemId)).toEqual([second.id]);
       await expectIndexConsistent();
+    });
+  });
+
+  // A Postgres-only migration: SQLite's knowledge_postings is already stored in (term, block) order.
+  (dialect === 'postgres' ? describe : describe.skip)('migration 1732190700000 (postgres: postings read through partial indexes)', () => {
+    it('reads small postings rows by an index-only scan, and goes down and up again', async () => {
+      for (let i = 0; i < 4; i++) await service.create(makeKnowledgeItem({ title: `Lantern ${i}`, content: longContent(6, 'The lantern glows.') }));
+      await db.dataSource.query('VACUUM knowledge_postings');
+      // The statement a cold search sends to read postings, as sent.
+      const spy = jest.spyOn(db.dataSource, 'query');
+      const expected = await new KnowledgeService(db.dataSource).search('lantern glows');
+      const read = spy.mock.calls.find(([sql]) => String(sql).includes('knowledge_postings'));
+      spy.mockRestore();
+      expect(read).toBeDefined();
+      const [sql, params] = read as [string, unknown[]];
+      const runner = db.dataSource.createQueryRunner();
+      try {
+        // A table this small is read whole otherwise: ask for the plan an index would give.
+        await runner.query('SET enable_seqscan = off');
+        const plan = (await runner.query(`EXPLAIN ${sql}`, params)).map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+        expect(plan).toContain('Index Only Scan using knowledge_postings_small');
+        expect(plan).toContain('knowledge_postings_large');
+      } finally {
+        await runner.query('RESET enable_seqscan');
+        await runner.release();
+      }
+
+      const migration = new KnowledgePostingsReadsPostgres1732190700000();
+      const migrate = async (direction: 'up' | 'down') => {
+        const q = db.dataSource.createQueryRunner();
+        try {
+          await migration[direction](q);
+        } finally {
+          await q.release();
+        }
+      };
+      const indexes = async () =>
+        (await db.dataSource.query(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'knowledge_postings' ORDER BY indexname`)).map((r: { indexname: string }) => r.indexname);
+      await migrate('down');
+      expect(await indexes()).toEqual(['knowledge_postings_pkey']);
+      expect(await new KnowledgeService(db.dataSource).search('lantern glows')).toEqual(expected);
+      await migrate('up');
+      expect(await indexes()).toEqual(['knowledge_postings_large', 'knowledge_postings_pkey', 'knowledge_postings_small']);
+      expect(await new KnowledgeService(db.dataSource).search('lantern glows')).toEqual(expected);
     });
   });
 

@@ -390,7 +390,8 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     const limit = clampInt(options.limit, 4, 1, 20);
     const perItem = clampInt(options.passagesPerItem, 2, 1, 10);
 
-    const chunks = await this.searchChunks(query, options.vertical, RETRIEVAL_CANDIDATES, options.expand ?? true);
+    // The candidates without their text: only the passages chosen below need it.
+    const chunks = await this.searchChunks(query, options.vertical, RETRIEVAL_CANDIDATES, options.expand ?? true, false);
     const ranked = rankItems(chunks);
     if (ranked.length === 0 || !(ranked[0].score > 0)) return empty;
 
@@ -412,9 +413,11 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
         });
       }
     }
+    const texts = await this.chunkTexts(passages.map((p) => p.chunkId));
     return {
       sources: top.map((item) => ({ id: item.itemId, title: item.title, score: round(item.score / best) })),
-      passages,
+      // A chunk deleted since it was ranked has no text to quote.
+      passages: passages.filter((p) => texts.has(p.chunkId)).map((p) => ({ ...p, text: texts.get(p.chunkId) as string })),
       coverage: round(covered.size / terms.length),
       terms,
     };
@@ -426,13 +429,13 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
    * that sum, exactly). A chunk matched through a related word counts as matching the visitor's
    * term it stands in for (so coverage credits "money back" found as "refund").
    */
-  private async searchChunks(query: string, vertical: string | undefined, limit: number, expand: boolean): Promise<ScoredChunk[]> {
+  private async searchChunks(query: string, vertical: string | undefined, limit: number, expand: boolean, text = true): Promise<ScoredChunk[]> {
     const { terms, expansions } = analyseQuery(query);
     if (terms.length === 0) return [];
     const related = expand ? expansions : [];
     const chunks = await this.index.search(
       [...terms.map((text) => ({ text, weight: 1 })), ...related.map((e) => ({ text: e.term, weight: EXPANSION_WEIGHT }))],
-      { vertical, limit },
+      { vertical, limit, text },
     );
     if (related.length === 0) return chunks;
 
@@ -447,6 +450,13 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       }
       return { ...chunk, matchedTerms: [...matched].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)) };
     });
+  }
+
+  /** The text of these chunks, by id (chunks that no longer exist are left out). */
+  private async chunkTexts(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.dataSource.getRepository(KnowledgeChunk).find({ select: { id: true, text: true }, where: { id: In(ids) } });
+    return new Map(rows.map((row) => [Number(row.id), row.text]));
   }
 
   /**

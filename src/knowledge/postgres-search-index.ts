@@ -64,7 +64,7 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
     }
     const stemmed = this.stemQuery(words);
     if (stemmed.terms.length === 0) return [];
-    return this.searchStemmed(reader, stemmed, options.vertical, options.limit);
+    return this.searchStemmed(reader, stemmed, options);
   }
 
   /** The distinct words whose stems are not remembered (all of them when the memo is full and starts over). */
@@ -104,8 +104,7 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
        UNION ALL
        SELECT 0, vertical::text, code::int, chunks::text, tokens::text, version::text, NULL FROM knowledge_search_stats
        UNION ALL
-       SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings
-        WHERE term = ANY (ARRAY(SELECT unnest(lexemes) FROM words) || $2::text[]) AND NOT (term = ANY ($3::text[]))`,
+       ${postingsRows('ARRAY(SELECT unnest(lexemes) FROM words) || $2::text[]', 'AND NOT (term = ANY ($3::text[]))')}`,
       [unknown, terms, cached],
     );
     // What the statement read: a stem left out as cached is not (if the cache lets it go before
@@ -134,7 +133,7 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
         }
         return this.read(terms, blocks);
       },
-      chunks: (ids) => this.chunks(ids),
+      chunks: (ids, withText) => this.chunks(ids, withText),
       sampleChunks: (size) => this.reader.sampleChunks(size),
       stems: (words) => this.stemWords(words),
     };
@@ -171,7 +170,7 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
       `SELECT 0 AS kind, vertical::text AS name, code::int AS n, chunks::text, tokens::text, version::text, NULL::text AS data
          FROM knowledge_search_stats
        UNION ALL
-       SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings WHERE term = ANY ($1::text[])
+       ${postingsRows('$1::text[]')}
        UNION ALL
        SELECT 2, NULL, block, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_search_chunks WHERE block = ANY ($2::int[])`,
       [terms, blocks.filter(Number.isSafeInteger)],
@@ -179,14 +178,27 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
     return indexReadOf(rows, base64);
   }
 
-  protected async chunks(ids: number[]): Promise<ChunkRow[]> {
+  protected async chunks(ids: number[], withText: boolean): Promise<ChunkRow[]> {
     const list = ids.filter(Number.isSafeInteger);
     if (list.length === 0) return [];
     return this.dataSource.query(
-      `SELECT id AS "chunkId", item_id AS "itemId", ord, title, text FROM knowledge_chunks WHERE id = ANY ($1::int[])`,
+      `SELECT id AS "chunkId", item_id AS "itemId", ord, title, ${withText ? 'text' : "'' AS text"} FROM knowledge_chunks WHERE id = ANY ($1::int[])`,
       [list],
     );
   }
+}
+
+/**
+ * A read statement's rows of the terms in the SQL array `terms`: in two parts, each matching one
+ * of the partial indexes of migration 1732190700000 (the size predicates must stay as they are
+ * there), so that most rows come from an index-only scan instead of a heap page each.
+ */
+function postingsRows(terms: string, alsoWhere = ''): string {
+  return `SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings
+        WHERE term = ANY (${terms}) ${alsoWhere} AND octet_length(data) <= 1024
+       UNION ALL
+       SELECT 1, term, NULL, NULL, NULL, NULL, encode(data, 'base64') FROM knowledge_postings
+        WHERE term = ANY (${terms}) ${alsoWhere} AND octet_length(data) > 1024`;
 }
 
 /** base64: 1.33 bytes per byte on the wire, against 2 for bytea's hex; line breaks are ignored. */

@@ -11,20 +11,18 @@ import {
   ChunkRow,
   IndexRead,
   PostingsReader,
-  PostingsSearchOptions,
   sampleIds,
+  ScoringOptions,
   SearchCache,
   searchPostings,
   StemmedQuery,
   WarmReport,
 } from './bm25';
-import type { ScoredChunk } from './search-index';
+import type { ScoredChunk, SearchOptions } from './search-index';
 
 /** Memory for what searches read (postings, 5 bytes each, their impacts, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
-/** How a dialect scores (everything but the vertical and the limit of one search). */
-export type Scoring = Omit<PostingsSearchOptions, 'vertical' | 'limit'>;
 
 export abstract class PostingsSearchIndex {
   protected readonly cache = new SearchCache(CACHE_BYTES);
@@ -34,11 +32,11 @@ export abstract class PostingsSearchIndex {
 
   constructor(
     protected readonly dataSource: DataSource,
-    private readonly scoring: Scoring,
+    private readonly scoring: ScoringOptions,
   ) {
     this.reader = {
       read: (terms, blocks) => this.read(terms, blocks),
-      chunks: (ids) => this.chunks(ids),
+      chunks: (ids, withText) => this.chunks(ids, withText),
       sampleChunks: (size) => this.sampleChunks(size),
       stems: (words) => this.stemWords(words),
     };
@@ -62,8 +60,13 @@ export abstract class PostingsSearchIndex {
   }
 
   /** Ranks `query` through `reader` (this.reader, or one a dialect primed) and the cache. */
-  protected async searchStemmed(reader: PostingsReader, query: StemmedQuery, vertical: string | undefined, limit: number): Promise<ScoredChunk[]> {
-    const result = await searchPostings(reader, this.cache, query, { ...this.scoring, vertical, limit: Math.max(1, Math.floor(limit)) });
+  protected async searchStemmed(reader: PostingsReader, query: StemmedQuery, options: SearchOptions): Promise<ScoredChunk[]> {
+    const result = await searchPostings(reader, this.cache, query, {
+      ...this.scoring,
+      vertical: options.vertical,
+      limit: Math.max(1, Math.floor(options.limit)),
+      withText: options.text !== false,
+    });
     // A write (here or by another process) emptied the cache: fill it again in the background.
     if (this.cache.hasDropped()) this.warmer.schedule();
     return result;
@@ -72,7 +75,7 @@ export abstract class PostingsSearchIndex {
   /** In ONE statement: statistics, postings of `terms`, chunk records of `blocks` (PostingsReader.read). */
   protected abstract read(terms: string[], blocks: number[]): Promise<IndexRead>;
   /** The chunks with these ids (PostingsReader.chunks). */
-  protected abstract chunks(ids: number[]): Promise<ChunkRow[]>;
+  protected abstract chunks(ids: number[], withText: boolean): Promise<ChunkRow[]>;
   /** The index terms of each word (PostingsReader.stems). */
   protected abstract stemWords(words: string[]): Promise<string[][]>;
 

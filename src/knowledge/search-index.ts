@@ -18,6 +18,8 @@ export interface SearchOptions {
   vertical?: string;
   /** Most chunks to return (best first). */
   limit: number;
+  /** false: ScoredChunk.text is '' (a caller that reads the text of a few chunks only). */
+  text?: boolean;
 }
 
 /**

@@ -26,7 +26,7 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
     const words = typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query;
     const stemmed = stemQuery(words);
     if (stemmed.terms.length === 0) return [];
-    return this.searchStemmed(this.reader, stemmed, options.vertical, options.limit);
+    return this.searchStemmed(this.reader, stemmed, options);
   }
 
   protected stemWords(words: string[]): Promise<string[][]> {
@@ -52,14 +52,14 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
     return indexReadOf(rows, (data) => (Buffer.isBuffer(data) ? data : Buffer.from(String(data), 'latin1')));
   }
 
-  protected async chunks(ids: number[]): Promise<ChunkRow[]> {
+  protected async chunks(ids: number[], withText: boolean): Promise<ChunkRow[]> {
     const list = ids.filter(Number.isSafeInteger);
     const rows: ChunkRow[] = [];
     for (let i = 0; i < list.length; i += MAX_IN_LIST) {
       const slice = list.slice(i, i + MAX_IN_LIST);
       rows.push(
         ...(await this.dataSource.query(
-          `SELECT id AS chunkId, item_id AS itemId, ord, title, text FROM knowledge_chunks WHERE id IN (${slice.join(', ')})`,
+          `SELECT id AS chunkId, item_id AS itemId, ord, title, ${withText ? 'text' : "'' AS text"} FROM knowledge_chunks WHERE id IN (${slice.join(', ')})`,
         )),
       );
     }

@@ -1,4 +1,4 @@
-/** Migrations per dialect, in order. Each feature adds its pair (sqlite/ and postgres/). */
+/** Migrations per dialect, in order. Each feature adds its pair (sqlite/ and postgres/), or one where only that dialect needs a change. */
 import { CorePostgres1732190000000 } from './postgres/1732190000000-core';
 import { KnowledgePostgres1732190100000 } from './postgres/1732190100000-knowledge';
 import { AuthPostgres1732190200000 } from './postgres/1732190200000-auth';
@@ -6,6 +6,7 @@ import { KnowledgeAttachmentsPostgres1732190300000 } from './postgres/1732190300
 import { AgentsPostgres1732190400000 } from './postgres/1732190400000-agents';
 import { AnalyticsPostgres1732190500000 } from './postgres/1732190500000-analytics';
 import { KnowledgeSearchPostgres1732190600000 } from './postgres/1732190600000-knowledge-search';
+import { KnowledgePostingsReadsPostgres1732190700000 } from './postgres/1732190700000-knowledge-postings-reads';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -31,4 +32,5 @@ export const POSTGRES_MIGRATIONS = [
   AgentsPostgres1732190400000,
   AnalyticsPostgres1732190500000,
   KnowledgeSearchPostgres1732190600000,
+  KnowledgePostingsReadsPostgres1732190700000,
 ];
