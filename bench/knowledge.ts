@@ -743,7 +743,7 @@ async function sizes(dataSource: DataSource): Promise<{ rawText: number; rawTitl
     rawTitleText: Number(raw.text) + Number(raw.title),
     rows: [
       {
-        what: `search index: knowledge_postings heap ${fmtBytes(Number(rel.heap))} + primary key ${fmtBytes(Number(rel.pkey))} (${Number(rel.rows).toLocaleString('en-US')} rows, ${fmtBytes(Number(rel.payload))} of headers and postings), knowledge_search_chunks ${fmtBytes(Number(rel.chunkinfo))}, knowledge_search_stats ${fmtBytes(Number(rel.stats))}`,
+        what: `search index: knowledge_postings heap ${fmtBytes(Number(rel.heap))} + indexes (primary key, partial indexes for reads) ${fmtBytes(Number(rel.pkey))} (${Number(rel.rows).toLocaleString('en-US')} rows, ${fmtBytes(Number(rel.payload))} of headers and postings), knowledge_search_chunks ${fmtBytes(Number(rel.chunkinfo))}, knowledge_search_stats ${fmtBytes(Number(rel.stats))}`,
         bytes: Number(rel.postings) + Number(rel.chunkinfo) + Number(rel.stats),
         index: true,
       },
