@@ -874,8 +874,12 @@ export async function searchPostings(
 const WARM_BATCH = 16;
 /** Most terms one warm-up reads. */
 const WARM_TERMS = 256;
-/** A warm-up stops once the cache holds this share of its budget (searches keep the rest). */
-const WARM_FILL = 0.5;
+/**
+ * A warm-up stops once the cache holds this share of its budget (searches keep the rest).
+ * Measured on 100,000 chunks (3 runs each way, interleaved): 3/4 (~200 terms) against 1/2 (~110 terms) took
+ * search p50 from 2.1-3.1 to 1.7-2.2 ms and p95 from 5.2-7.5 to 4.6-5.4 ms.
+ */
+const WARM_FILL = 0.75;
 /** Chunks sampled to find the frequent terms, and the share of them a term must be in. */
 const SAMPLE_CHUNKS = 400;
 const FREQUENT_SHARE = 0.01;

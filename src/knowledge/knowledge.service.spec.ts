@@ -624,13 +624,45 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
   });
 
   describe('search cache warm-up', () => {
+    // A database of their own: services of the other tests (their background warm-ups after
+    // their writes) would read postings while these tests count one service's statements.
+    let wdb: TestDatabase;
+    let seeder: KnowledgeService;
+
+    beforeAll(async () => {
+      wdb = await openTestDatabase(dialect);
+      seeder = new KnowledgeService(wdb.dataSource);
+      // It writes the test data; it does not warm in the background.
+      await seeder.onModuleDestroy();
+    });
+
+    afterAll(async () => {
+      await wdb?.close();
+    });
+
+    beforeEach(async () => {
+      await wdb.dataSource.query('DELETE FROM knowledge_chunks');
+      await wdb.dataSource.query('DELETE FROM knowledge_items');
+    });
+
+    /** Services of the test under way, stopped after it (none warms during the next test). */
+    const started: KnowledgeService[] = [];
+    const newService = (): KnowledgeService => {
+      const created = new KnowledgeService(wdb.dataSource);
+      started.push(created);
+      return created;
+    };
+    afterEach(async () => {
+      await Promise.all(started.splice(0).map((s) => s.onModuleDestroy()));
+    });
+
     /**
      * The SQL statements `work` sends that ask for the postings of some term (SQLite: a statement
      * naming knowledge_postings; Postgres: one whose term list, or list of words to stem and
      * read, is not empty).
      */
     async function postingsReads(work: () => Promise<unknown>): Promise<number> {
-      const spy = jest.spyOn(db.dataSource, 'query');
+      const spy = jest.spyOn(wdb.dataSource, 'query');
       try {
         await work();
         return spy.mock.calls.filter(([sql, params]) => {
@@ -650,7 +682,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
      * for that warm-up to finish.
      */
     async function backgroundWarmUpReads(server: KnowledgeService, term: string, trigger: () => Promise<void>): Promise<void> {
-      const spy = jest.spyOn(db.dataSource, 'query');
+      const spy = jest.spyOn(wdb.dataSource, 'query');
       try {
         await trigger();
         const deadline = Date.now() + 10_000;
@@ -669,15 +701,15 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     // Words without thesaurus entries, so a search asks for these words' terms only.
     async function seedLanterns(): Promise<void> {
       for (let i = 0; i < 6; i++) {
-        await service.create(makeKnowledgeItem({ title: `Lantern model ${i}`, content: `The lantern model ${i} runs for two nights. Keep the wick trimmed.` }));
+        await seeder.create(makeKnowledgeItem({ title: `Lantern model ${i}`, content: `The lantern model ${i} runs for two nights. Keep the wick trimmed.` }));
       }
-      await service.create(makeKnowledgeItem({ title: 'Zeppelin tours', content: 'Zeppelin flights leave at dawn.' }));
+      await seeder.create(makeKnowledgeItem({ title: 'Zeppelin tours', content: 'Zeppelin flights leave at dawn.' }));
     }
 
     it('reads the frequent terms ahead: a warmed search finds the same chunks without reading postings', async () => {
       await seedLanterns();
-      const cold = new KnowledgeService(db.dataSource);
-      const warmed = new KnowledgeService(db.dataSource);
+      const cold = newService();
+      const warmed = newService();
       const report = await warmed.warmSearchCache();
       expect(report.terms).toBeGreaterThan(0);
       expect(report.bytes).toBeGreaterThan(0);
@@ -694,7 +726,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
 
     it('after a write, warms again in the background with the terms searched before it', async () => {
       await seedLanterns();
-      const server = new KnowledgeService(db.dataSource);
+      const server = newService();
       await server.warmSearchCache();
       // A rare word searched before the write: cached by that search, dropped by the write.
       expect((await server.search('zeppelin')).map((p) => p.title)).toEqual(['Zeppelin tours']);
@@ -713,8 +745,10 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
 
     it('warms again after a write made by another server, once a search has seen it', async () => {
       await seedLanterns();
-      const server = new KnowledgeService(db.dataSource);
-      const other = new KnowledgeService(db.dataSource);
+      const server = newService();
+      const other = newService();
+      // Only `server` warms in the background (what is waited for below).
+      await other.onModuleDestroy();
       await server.warmSearchCache();
       expect(await postingsReads(() => server.search('lantern'))).toBe(0);
       const added = await other.create(makeKnowledgeItem({ title: 'Lantern battery pack', content: 'A battery pack for the lantern adds a third night.' }));
@@ -728,7 +762,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     });
 
     it('warms an empty knowledge base without error', async () => {
-      const report = await new KnowledgeService(db.dataSource).warmSearchCache();
+      const report = await newService().warmSearchCache();
       expect(report).toMatchObject({ terms: 0 });
     });
   });
