@@ -34,8 +34,8 @@
 
 import { isStopWord } from './query-terms';
 
-// Declared, then exported: module code reads the local constants, which V8 folds into the hot
-// loops (an `export const` is read back through the `exports` object on every use).
+// Declared, then exported: the loops here read local constants, not `exports.X` (what TypeScript
+// emits for a use of an `export const` in its own module).
 /** Term-frequency saturation. */
 const BM25_K1 = 1.2;
 /** Document-length normalisation. */

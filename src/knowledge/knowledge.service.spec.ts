@@ -502,6 +502,11 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect(result.passages.map((p) => p.itemId)).toEqual([long.id, long.id, short.id]);
       for (const p of result.passages) expect(p.score).toBeGreaterThan(0);
       expect(Math.max(...result.passages.map((p) => p.score))).toBe(1);
+      // Each passage quotes its own chunk (the candidates are ranked without their text; the
+      // chosen passages' text is read afterwards).
+      const stored = new Map((await chunkRows()).map((c) => [c.id, c.text]));
+      for (const p of result.passages) expect(p.text).toBe(stored.get(p.chunkId));
+      expect(result.passages.every((p) => p.text.length > 0)).toBe(true);
     });
 
     it('reports coverage as the share of the question’s terms found in the passages', async () => {

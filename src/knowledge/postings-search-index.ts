@@ -23,7 +23,6 @@ import type { ScoredChunk, SearchOptions } from './search-index';
 /** Memory for what searches read (postings, 5 bytes each, their impacts, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
-
 export abstract class PostingsSearchIndex {
   protected readonly cache = new SearchCache(CACHE_BYTES);
   protected readonly reader: PostingsReader;
