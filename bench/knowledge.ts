@@ -18,13 +18,16 @@
  * same rows). The report states which one ran.
  *
  * Then, per dialect, one run measures side by side:
- *  - KnowledgeService.search(q, { limit: 10 }) and KnowledgeService.retrieve(q) over BENCH_KB_QUERIES
- *    (200) queries of 2-5 content words (common, mid-frequency and rare words, codes, domain
- *    phrases, and some with a misspelt word), on a service whose search cache has warmed as a
- *    started server's does (KnowledgeService.warmSearchCache: the postings of the corpus' most
- *    frequent terms; its time and size are reported), after BENCH_KB_WARMUP (10) unmeasured
- *    searches; when
- *    the pass exceeds BENCH_KB_SEARCH_BUDGET_S (150 s) the remaining queries are skipped (reported);
+ *  - KnowledgeService.search(q, { limit: 10 }) and KnowledgeService.retrieve(q) over queries of
+ *    2-5 content words (common, mid-frequency and rare words, codes, domain phrases, and some
+ *    with a misspelt word), on a service whose search cache has warmed as a started server's does
+ *    (KnowledgeService.warmSearchCache: the postings of the corpus' most frequent terms; its time
+ *    and size are reported), after BENCH_KB_WARMUP (10) unmeasured searches of other queries. They
+ *    are measured in BENCH_KB_SEARCH_ROUNDS (3) rounds of BENCH_KB_QUERIES (200) distinct queries
+ *    each, spread over the run: the first before the LIKE passes, the others between parts of the
+ *    ranked LIKE pass and after it, so that both sides meet the same moments of a busy machine (a
+ *    round lasts about a second, the ranked LIKE pass a minute or more); when the rounds exceed
+ *    BENCH_KB_SEARCH_BUDGET_S (150 s) the remaining queries are skipped (reported);
  *  - the yardstick, a ranked LIKE scan of the same table, for an evenly spaced subset of
  *    BENCH_KB_LIKE_QUERIES (100) of the measured queries (budget BENCH_KB_RANKED_LIKE_BUDGET_S,
  *    180 s): `WHERE (title LIKE '%w1%' OR text LIKE '%w1%') OR ...` over the same content terms
@@ -33,8 +36,8 @@
  *    It does search()'s job (the 10 most relevant chunks) the LIKE way, so like search() it must
  *    look at every matching row before it can answer. The speed-up goal is measured against it:
  *    its p50 and p95 over those queries against search()'s over all the measured queries (an
- *    evenly spaced subset has the same mix; the larger sample steadies search()'s p95, the 10th
- *    slowest of 200), and per query on the subset;
+ *    evenly spaced subset has the same mix; the larger sample steadies search()'s p95, the 30th
+ *    slowest of 600), and per query on the subset;
  *  - for scale, the same WHERE without ranking, `LIMIT 10` (budget BENCH_KB_LIKE_BUDGET_S, 120 s;
  *    Postgres: case-sensitive LIKE as well): it stops at the first 10 rows that contain any of
  *    the words, in table order, so for common words it reads a page or two and answers in well
@@ -54,7 +57,7 @@
  * 100x faster than the ranked LIKE scan (ratio of p50s and ratio of p95s). Progress goes to
  * stderr, the report (Markdown) to stdout; a summary of both dialects closes it.
  *
- * Knobs: BENCH_KB_CHUNKS, BENCH_KB_QUERIES, BENCH_KB_LIKE_QUERIES, BENCH_KB_LOAD=service|direct,
+ * Knobs: BENCH_KB_CHUNKS, BENCH_KB_QUERIES, BENCH_KB_SEARCH_ROUNDS, BENCH_KB_LIKE_QUERIES, BENCH_KB_LOAD=service|direct,
  * BENCH_KB_WARMUP, BENCH_KB_SEARCH_BUDGET_S, BENCH_KB_LIKE_BUDGET_S, BENCH_KB_RANKED_LIKE_BUDGET_S,
  * BENCH_KB_SLOWEST (queries
  * traced, default 3), BENCH_KB_DATA_DIR and BENCH_KB_PG_SCHEMA (keep the SQLite database in
@@ -86,8 +89,11 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
 }
 
 const TARGET_CHUNKS = intFromEnv('BENCH_KB_CHUNKS', 100_000, 100, 2_000_000);
+/** Distinct queries per search() round. */
 const QUERY_COUNT = intFromEnv('BENCH_KB_QUERIES', 200, 10, 5000);
-const LIKE_QUERY_COUNT = Math.min(QUERY_COUNT, intFromEnv('BENCH_KB_LIKE_QUERIES', 100, 2, 5000));
+/** Rounds of search() measurement, spread over the run (see benchDialect). */
+const SEARCH_ROUNDS = intFromEnv('BENCH_KB_SEARCH_ROUNDS', 3, 1, 10);
+const LIKE_QUERY_COUNT = Math.min(QUERY_COUNT * SEARCH_ROUNDS, intFromEnv('BENCH_KB_LIKE_QUERIES', 100, 2, 5000));
 const SLOWEST_TRACED = intFromEnv('BENCH_KB_SLOWEST', 3, 0, 20);
 /** Unmeasured search() calls before measuring (page cache, statement preparation). */
 const WARMUP_QUERIES = intFromEnv('BENCH_KB_WARMUP', 10, 0, 5000);
@@ -451,7 +457,8 @@ function misspell(rng: () => number, word: string): string {
   return swapped === word ? `${word}x` : swapped.replace(/^(.)/, '$1q');
 }
 
-export function buildQueries(vocab: Vocabulary): BenchQuery[] {
+/** `count` distinct queries (the first ones are the same whatever the count). */
+export function buildQueries(vocab: Vocabulary, count = QUERY_COUNT * SEARCH_ROUNDS + WARMUP_QUERIES): BenchQuery[] {
   const rng = rngFrom(SEED + 2);
   const n = vocab.words.length;
   const fromRanks = (lo: number, hi: number): string => vocab.words[intBetween(rng, lo, Math.min(hi, n - 1))];
@@ -459,7 +466,7 @@ export function buildQueries(vocab: Vocabulary): BenchQuery[] {
   const mid = (): string => fromRanks(150, 1499);
   const rare = (): string => fromRanks(1500, n - 1);
   const classes: QueryClass[] = [];
-  for (let i = 0; i < QUERY_COUNT; i++) {
+  for (let i = 0; i < count; i++) {
     const r = (i * 0.6180339887) % 1; // even spread of classes over the list
     classes.push(r < 0.2 ? 'common' : r < 0.55 ? 'mixed' : r < 0.7 ? 'rare' : r < 0.9 ? 'phrase' : 'typo');
   }
@@ -959,37 +966,37 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
   // What a started server does in the background (KnowledgeService.onApplicationBootstrap).
   progress(`${label}: warming the search cache`);
   const warmed = await service.warmSearchCache();
-  // Warm-up: queries from the end of the list (the measured ones are taken from the start).
-  const warmup = queries.slice(-WARMUP_QUERIES);
+  // Warm-up: the queries after the measured ones (distinct from them).
+  const measured = queries.slice(0, QUERY_COUNT * SEARCH_ROUNDS);
+  const warmup = queries.slice(measured.length, measured.length + WARMUP_QUERIES);
   progress(`${label}: warm-up, ${warmup.length} queries`);
   for (const q of warmup) await service.search(q.text, { limit: 10 });
 
-  progress(`${label}: measuring search() and retrieve() (budget ${SEARCH_BUDGET_S} s)`);
-  const timings: QueryTiming[] = [];
-  const loadAtSearch = os.loadavg();
-  const searchStarted = performance.now();
-  let lastReport = searchStarted;
-  for (const q of queries) {
-    if (performance.now() - searchStarted > SEARCH_BUDGET_S * 1000) break;
-    const s = await timed(() => service.search(q.text, { limit: 10 }));
-    const r = await timed(() => service.retrieve(q.text));
-    timings.push({ query: q, searchMs: s.ms, retrieveMs: r.ms, coldMs: NaN, searchHits: s.value.length });
-    if (performance.now() - lastReport > 15_000) {
-      lastReport = performance.now();
-      progress(`  ${timings.length}/${queries.length} queries`);
+  // search() and retrieve() are measured in SEARCH_ROUNDS rounds of QUERY_COUNT distinct queries,
+  // spread over the run: the first before the LIKE passes, the others between parts of the
+  // ranked LIKE pass and after it. Both sides thus meet the same moments of this machine (a pass
+  // of 200 searches lasts about a second, the ranked LIKE pass a minute or more).
+  const timings: QueryTiming[] = measured.map((query) => ({ query, searchMs: NaN, retrieveMs: NaN, coldMs: NaN, searchHits: 0 }));
+  const loadAtSearch: number[][] = [];
+  let searchTotalMs = 0;
+  const measureRound = async (round: number): Promise<void> => {
+    progress(`${label}: measuring search() and retrieve(), round ${round + 1}/${SEARCH_ROUNDS}`);
+    loadAtSearch.push(os.loadavg());
+    const started = performance.now();
+    for (const t of timings.slice(round * QUERY_COUNT, (round + 1) * QUERY_COUNT)) {
+      if (searchTotalMs + (performance.now() - started) > SEARCH_BUDGET_S * 1000) break;
+      const s = await timed(() => service.search(t.query.text, { limit: 10 }));
+      const r = await timed(() => service.retrieve(t.query.text));
+      t.searchMs = s.ms;
+      t.retrieveMs = r.ms;
+      t.searchHits = s.value.length;
     }
-  }
-  const searchTotalMs = performance.now() - searchStarted;
-  // The same searches on a service with nothing cached (what a search before the warm-up after
-  // a start or a write costs), in a pass of their own so that their garbage does not land on the measured pass.
-  progress(`${label}: search() with an empty postings cache`);
-  for (const t of timings) {
-    const fresh = new KnowledgeService(dataSource);
-    t.coldMs = (await timed(() => fresh.search(t.query.text, { limit: 10 }))).ms;
-  }
+    searchTotalMs += performance.now() - started;
+  };
+  await measureRound(0);
 
-  // LIKE: an evenly spaced subset of the measured queries, run in an interleaved order so that a
-  // pass cut short by its budget is still spread over the whole list.
+  // LIKE: an evenly spaced subset of the measured queries (of every round), run in an interleaved
+  // order so that a pass cut short by its budget is still spread over the whole list.
   const likeCount = Math.min(LIKE_QUERY_COUNT, timings.length);
   const likeStep = timings.length / likeCount;
   const likeIdx = [...new Set(Array.from({ length: likeCount }, (_, i) => Math.floor(i * likeStep)))];
@@ -1001,7 +1008,7 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
   await dataSource.query(cold.sql, cold.params);
   const fullScanMs = await medianMs(() => dataSource.query(cold.sql, cold.params));
   const likeStarted = performance.now();
-  lastReport = likeStarted;
+  let lastReport = likeStarted;
   let likeDone = 0;
   for (const i of likeOrder) {
     if (performance.now() - likeStarted > LIKE_BUDGET_S * 1000) break;
@@ -1022,33 +1029,49 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
   }
   const likeTotalMs = performance.now() - likeStarted;
 
-  // Ranked LIKE: the same subset and order; it has to examine every matching row.
+  // Ranked LIKE: the same subset and order, in SEARCH_ROUNDS - 1 parts with a search round after
+  // each; it has to examine every matching row.
   progress(`${label}: ranked LIKE scan over ${likeIdx.length} of the queries (budget ${RANKED_LIKE_BUDGET_S} s)`);
-  const rankedStarted = performance.now();
-  lastReport = rankedStarted;
+  const parts = Math.max(1, SEARCH_ROUNDS - 1);
+  let rankedTotalMs = 0;
   let rankedDone = 0;
-  for (const i of likeOrder) {
-    if (performance.now() - rankedStarted > RANKED_LIKE_BUDGET_S * 1000) break;
-    const { sql, params } = rankedLikeSql(dialect, timings[i].query.terms);
-    timings[i].rankedLikeMs = (await timed(() => dataSource.query(sql, params))).ms;
-    rankedDone++;
-    if (performance.now() - lastReport > 15_000) {
-      lastReport = performance.now();
-      progress(`  ranked LIKE ${rankedDone}/${likeIdx.length}`);
+  for (let part = 0; part < parts; part++) {
+    const started = performance.now();
+    lastReport = started;
+    for (const i of likeOrder.slice(Math.round((part * likeOrder.length) / parts), Math.round(((part + 1) * likeOrder.length) / parts))) {
+      if (rankedTotalMs + (performance.now() - started) > RANKED_LIKE_BUDGET_S * 1000) break;
+      const { sql, params } = rankedLikeSql(dialect, timings[i].query.terms);
+      timings[i].rankedLikeMs = (await timed(() => dataSource.query(sql, params))).ms;
+      rankedDone++;
+      if (performance.now() - lastReport > 15_000) {
+        lastReport = performance.now();
+        progress(`  ranked LIKE ${rankedDone}/${likeIdx.length}`);
+      }
     }
+    rankedTotalMs += performance.now() - started;
+    if (part + 1 < SEARCH_ROUNDS) await measureRound(part + 1);
   }
-  const rankedTotalMs = performance.now() - rankedStarted;
   const loadAfter = os.loadavg();
 
-  const all = timings;
-  const withLike = timings.filter((t) => t.likeMs !== undefined);
+  // The same searches on a service with nothing cached (what a search before the warm-up after
+  // a start or a write costs), in a pass of their own so that their garbage does not land on the measured passes.
+  progress(`${label}: search() with an empty postings cache`);
+  for (const t of timings) {
+    if (Number.isNaN(t.searchMs)) continue;
+    const fresh = new KnowledgeService(dataSource);
+    t.coldMs = (await timed(() => fresh.search(t.query.text, { limit: 10 }))).ms;
+  }
+
+  // Queries a budget left unmeasured are left out.
+  const all = timings.filter((t) => !Number.isNaN(t.searchMs));
+  const withLike = all.filter((t) => t.likeMs !== undefined);
   const searchMs = all.map((t) => t.searchMs);
   const retrieveMs = all.map((t) => t.retrieveMs);
   const subsetSearch = withLike.map((t) => t.searchMs);
   const subsetLike = withLike.map((t) => t.likeMs as number);
   const perQueryRatio = withLike.map((t) => (t.likeMs as number) / t.searchMs);
   const caseLike = withLike.filter((t) => t.caseLikeMs !== undefined).map((t) => t.caseLikeMs as number);
-  const withRanked = timings.filter((t) => t.rankedLikeMs !== undefined);
+  const withRanked = all.filter((t) => t.rankedLikeMs !== undefined);
   const rankedSearch = withRanked.map((t) => t.searchMs);
   const rankedLike = withRanked.map((t) => t.rankedLikeMs as number);
   const rankedRatio = withRanked.map((t) => (t.rankedLikeMs as number) / t.searchMs);
@@ -1069,12 +1092,13 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
     `${Number(counts.chunks).toLocaleString('en-US')} chunks in ${Number(counts.items).toLocaleString('en-US')} items ` +
       `(${Number(counts.words).toFixed(0)} words per chunk on average). Built in ${(load.ms / 1000).toFixed(1)} s via ${load.mode}; ` +
       `${maintenance} ${(maintenanceMs / 1000).toFixed(1)} s. ` +
-      `search() + retrieve() measured on ${all.length} of ${queries.length} queries` +
-      `${all.length < queries.length ? ` (the ${SEARCH_BUDGET_S} s budget ran out)` : ''}, ${(searchTotalMs / 1000).toFixed(1)} s, after reading the table and the search index once (${(pagesMs / 1000).toFixed(1)} s, see above) and the server's search cache warm-up ` +
+      `search() + retrieve() measured on ${all.length} of ${measured.length} queries` +
+      `${all.length < measured.length ? ` (the ${SEARCH_BUDGET_S} s budget ran out)` : ''}, in ${SEARCH_ROUNDS} rounds of ${QUERY_COUNT} distinct queries ` +
+      `(${SEARCH_ROUNDS > 1 ? 'the first before the LIKE passes, the others between parts of the ranked LIKE pass and after it' : 'before the LIKE passes'}), ${(searchTotalMs / 1000).toFixed(1)} s in all, after reading the table and the search index once (${(pagesMs / 1000).toFixed(1)} s, see above) and the server's search cache warm-up ` +
       `(${warmed.terms} frequent terms, ${fmtBytes(warmed.bytes)} of postings and impacts, ${(warmed.ms / 1000).toFixed(2)} s) and ${warmup.length} unmeasured warm-up searches; ` +
       `LIKE on ${withLike.length} of them (every ${likeStep.toFixed(1)}th${withLike.length < likeIdx.length ? `, ${likeIdx.length - withLike.length} skipped: ${LIKE_BUDGET_S} s budget` : ''}), ${(likeTotalMs / 1000).toFixed(1)} s; ` +
       `ranked LIKE on ${withRanked.length}${withRanked.length < likeIdx.length ? ` (${likeIdx.length - withRanked.length} skipped: ${RANKED_LIKE_BUDGET_S} s budget)` : ''}, ${(rankedTotalMs / 1000).toFixed(1)} s. ` +
-      `Load average (1/5/15 min) when search() was measured: ${loadAtSearch.map((l) => l.toFixed(2)).join(' / ')}; after the LIKE passes: ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} (${os.cpus().length} cores).`,
+      `Load average (1/5/15 min) when each search() round began: ${loadAtSearch.map((avg) => avg.map((l) => l.toFixed(2)).join(' / ')).join('; ')}; after the LIKE passes: ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} (${os.cpus().length} cores).`,
   );
   out.push('');
   out.push(
@@ -1082,6 +1106,12 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
       ['Measure', 'queries', 'p50', 'p95', 'max', 'goal', 'met'],
       [
         ['`KnowledgeService.search(q, {limit: 10})`', String(all.length), fmtMs(p50), fmtMs(p95), fmtMs(Math.max(...searchMs)), `p95 <= ${GOAL_P95_MS} ms`, yesNo(p95 <= GOAL_P95_MS)],
+        ...(SEARCH_ROUNDS > 1
+          ? Array.from({ length: SEARCH_ROUNDS }, (_, round) => {
+              const ms = timings.slice(round * QUERY_COUNT, (round + 1) * QUERY_COUNT).map((t) => t.searchMs).filter((v) => !Number.isNaN(v));
+              return [`  search(), round ${round + 1} of ${SEARCH_ROUNDS}`, String(ms.length), fmtMs(percentile(ms, 50)), fmtMs(percentile(ms, 95)), ms.length > 0 ? fmtMs(Math.max(...ms)) : '–', '', ''];
+            })
+          : []),
         ['`KnowledgeService.retrieve(q)` (200 candidates, thesaurus expansion)', String(all.length), fmtMs(percentile(retrieveMs, 50)), fmtMs(percentile(retrieveMs, 95)), fmtMs(Math.max(...retrieveMs)), '–', ''],
         ['`search()` with an empty postings cache (new KnowledgeService per query, not warmed: a search before the warm-up that follows a start or a write)', String(all.length), fmtMs(percentile(coldMs, 50)), fmtMs(percentile(coldMs, 95)), fmtMs(Math.max(...coldMs)), '', ''],
         ['`search()` on the LIKE subset', String(withRanked.length), fmtMs(percentile(rankedSearch, 50)), fmtMs(percentile(rankedSearch, 95)), fmtMs(Math.max(...rankedSearch)), '', ''],

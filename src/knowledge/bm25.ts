@@ -558,6 +558,8 @@ class TopKHeap {
  */
 export class SearchCache {
   private signature = '';
+  /** The statistics the cache was filled under (see validate). */
+  private stats: VerticalStats[] | undefined;
   private readonly terms = new Map<string, TermPostings>();
   private readonly blocks = new Map<number, ChunkBlock>();
   private bytes = 0;
@@ -570,6 +572,7 @@ export class SearchCache {
   validate(stats: VerticalStats[]): boolean {
     const signature = signatureOf(stats);
     if (signature === this.signature) return true;
+    this.stats = stats;
     if (this.terms.size > 0) this.dropped = [...this.terms.keys()].reverse();
     this.terms.clear();
     this.blocks.clear();
@@ -588,6 +591,11 @@ export class SearchCache {
   /** Whether an emptying dropped terms that takeDropped has not taken yet. */
   hasDropped(): boolean {
     return this.dropped.length > 0;
+  }
+
+  /** The statistics the cache holds data for (undefined until a first validate). */
+  statistics(): VerticalStats[] | undefined {
+    return this.stats;
   }
 
   /** The terms held. */
@@ -676,6 +684,43 @@ export interface ChunkRow {
   text: string;
 }
 
+/** What PostingsReader.chunks returns. */
+export interface ChunkFetch {
+  rows: ChunkRow[];
+  stats: VerticalStats[];
+}
+
+/**
+ * A row of a dialect's chunk fetch (PostingsReader.chunks): a vertical's statistics (kind 0: the
+ * first six columns) or a chunk (kind 1: the last five).
+ */
+export interface ChunkFetchRow {
+  kind: number | string;
+  vertical: string | null;
+  code: number | string | null;
+  chunks: number | string | null;
+  tokens: number | string | null;
+  version: number | string | null;
+  chunkId: number | string | null;
+  itemId: string | null;
+  ord: number | string | null;
+  title: string | null;
+  text: string | null;
+}
+
+/** Collects a chunk fetch's rows. */
+export function chunkFetchOf(found: ChunkFetchRow[]): ChunkFetch {
+  const fetch: ChunkFetch = { rows: [], stats: [] };
+  for (const row of found) {
+    if (Number(row.kind) === 0) {
+      fetch.stats.push({ vertical: String(row.vertical), code: Number(row.code), chunks: Number(row.chunks), tokens: Number(row.tokens), version: String(row.version) });
+    } else {
+      fetch.rows.push({ chunkId: Number(row.chunkId), itemId: String(row.itemId), ord: Number(row.ord), title: String(row.title), text: String(row.text) });
+    }
+  }
+  return fetch;
+}
+
 /** What one read statement returns. */
 export interface IndexRead {
   stats: VerticalStats[];
@@ -728,8 +773,12 @@ export interface PostingsReader {
    * (any order), and the knowledge_search_chunks rows of `blocks`.
    */
   read(terms: string[], blocks: number[]): Promise<IndexRead>;
-  /** The chunks with these ids (any order; ids that no longer exist are left out); `text` '' unless `withText`. */
-  chunks(ids: number[], withText: boolean): Promise<ChunkRow[]>;
+  /**
+   * The chunks with these ids (any order; ids that no longer exist are left out; `text` '' unless
+   * `withText`) and the statistics of every vertical, read by the statement that read the last
+   * of the rows (all ids in one statement up to several hundred).
+   */
+  chunks(ids: number[], withText: boolean): Promise<ChunkFetch>;
   /** Title and text of a random sample of at most `size` chunks (see CacheWarmer). */
   sampleChunks(size: number): Promise<string[]>;
   /** The index terms of each word (a dialect may remember them for its searches). */
@@ -762,18 +811,32 @@ export type ScoringOptions = Omit<PostingsSearchOptions, 'vertical' | 'limit' | 
 /** Reads attempted before a search gives up waiting for a quiet moment between writes. */
 const READ_ATTEMPTS = 3;
 
+type SearchHit = ChunkRow & { score: number; matchedTerms: string[] };
+
 /**
- * Reads what is not cached (postings of the query's terms, then the chunk records of the blocks
- * they touch; the second read also checks that the versions did not move in between), ranks
- * (topK), and fetches the winners' rows.
+ * Ranks `query`. A warm search (every term and block cached) ranks from the cache at once and
+ * makes one statement: the winners' rows together with the statistics, which must still carry
+ * the cache's versions (else it starts over as a cold search). A cold search reads what is not
+ * cached (postings of the query's terms, then the chunk records of the blocks they touch; the
+ * second read also checks that the versions did not move in between), ranks (topK), and fetches
+ * the winners' rows.
  */
 export async function searchPostings(
   reader: PostingsReader,
   cache: SearchCache,
   query: StemmedQuery,
   options: PostingsSearchOptions,
-): Promise<(ChunkRow & { score: number; matchedTerms: string[] })[]> {
+): Promise<SearchHit[]> {
   if (query.terms.length === 0) return [];
+  const warm = cachedInputs(cache, query);
+  if (warm) {
+    const ranked = rank(warm, query, options);
+    const fetched = await reader.chunks(ranked.hits.map((h) => h.chunkId), options.withText);
+    if (cache.current(fetched.stats)) return assemble(ranked, fetched.rows, query);
+    // Written since the cache was filled: empty it and search as if cold.
+    cache.validate(fetched.stats);
+  }
+
   let stats: VerticalStats[] = [];
   let postings = new Map<string, TermPostings>();
   let chunks = new Map<number, ChunkBlock>();
@@ -803,10 +866,8 @@ export async function searchPostings(
       postings.set(term, parsed);
     }
 
-    const wanted = new Set<number>();
-    for (const p of postings.values()) for (const base of p.base) wanted.add(Math.floor(base / CHUNK_BLOCK_SIZE));
     const missingBlocks: number[] = [];
-    for (const block of wanted) {
+    for (const block of blocksOf(postings.values())) {
       const hit = cache.block(block);
       if (hit) chunks.set(block, hit);
       else missingBlocks.push(block);
@@ -822,10 +883,52 @@ export async function searchPostings(
     if (cache.current(more.stats) || attempt === READ_ATTEMPTS) break;
   }
 
-  if (options.vertical !== undefined && !stats.some((s) => s.vertical === options.vertical)) return [];
+  const ranked = rank({ stats, postings, chunks }, query, options);
+  if (ranked.hits.length === 0) return [];
+  return assemble(ranked, (await reader.chunks(ranked.hits.map((h) => h.chunkId), options.withText)).rows, query);
+}
+
+/** What ranking needs: statistics, the query's postings and the chunk records of their blocks. */
+interface RankInputs {
+  stats: VerticalStats[];
+  postings: Map<string, TermPostings>;
+  chunks: Map<number, ChunkBlock>;
+}
+
+/** The blocks (CHUNK_BLOCK_SIZE ids) holding postings of `postings`. */
+function blocksOf(postings: Iterable<TermPostings>): Set<number> {
+  const blocks = new Set<number>();
+  for (const p of postings) for (const base of p.base) blocks.add(Math.floor(base / CHUNK_BLOCK_SIZE));
+  return blocks;
+}
+
+/** Everything a search of `query` reads, when the cache holds it all (and its statistics). */
+function cachedInputs(cache: SearchCache, query: StemmedQuery): RankInputs | undefined {
+  const stats = cache.statistics();
+  if (!stats) return undefined;
+  const postings = new Map<string, TermPostings>();
+  for (const { term } of query.terms) {
+    const hit = cache.term(term);
+    if (!hit) return undefined;
+    postings.set(term, hit);
+  }
+  const chunks = new Map<number, ChunkBlock>();
+  for (const block of blocksOf(postings.values())) {
+    const hit = cache.block(block);
+    if (!hit) return undefined;
+    chunks.set(block, hit);
+  }
+  return { stats, postings, chunks };
+}
+
+/** The top `options.limit` chunks (topK), with the query words each matched. */
+function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOptions): { hits: TopKHit[]; wordsOf: number[][] } {
+  const { stats, postings, chunks } = inputs;
+  const none = { hits: [], wordsOf: [] };
+  if (options.vertical !== undefined && !stats.some((s) => s.vertical === options.vertical)) return none;
   const scope = collectionStats(stats, options.vertical);
   const basis = options.scopedStatistics ? scope : collectionStats(stats);
-  if (basis.n === 0) return [];
+  if (basis.n === 0) return none;
 
   const scoring: ScoringTerm[] = [];
   const wordsOf: number[][] = [];
@@ -835,7 +938,7 @@ export async function searchPostings(
     scoring.push({ postings: p, weight: t.weight });
     wordsOf.push(t.words);
   }
-  if (scoring.length === 0) return [];
+  if (scoring.length === 0) return none;
   const hits = topK(scoring, {
     limit: options.limit,
     code: scope.code ?? -1,
@@ -845,15 +948,18 @@ export async function searchPostings(
     formula: options.formula,
     chunks,
   });
-  if (hits.length === 0) return [];
+  return { hits, wordsOf };
+}
 
-  const rows = new Map((await reader.chunks(hits.map((h) => h.chunkId), options.withText)).map((r) => [Number(r.chunkId), r]));
-  const result: (ChunkRow & { score: number; matchedTerms: string[] })[] = [];
-  for (const hit of hits) {
+/** The hits whose rows were fetched, in rank order, with their rows and matched words. */
+function assemble(ranked: { hits: TopKHit[]; wordsOf: number[][] }, fetched: ChunkRow[], query: StemmedQuery): SearchHit[] {
+  const rows = new Map(fetched.map((r) => [Number(r.chunkId), r]));
+  const result: SearchHit[] = [];
+  for (const hit of ranked.hits) {
     const row = rows.get(hit.chunkId);
     if (!row) continue;
     const words = new Set<number>();
-    for (const t of hit.terms) for (const w of wordsOf[t]) words.add(w);
+    for (const t of hit.terms) for (const w of ranked.wordsOf[t]) words.add(w);
     result.push({
       chunkId: hit.chunkId,
       itemId: row.itemId,

@@ -17,7 +17,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, PostingsReader, StemmedQuery } from './bm25';
+import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, PostingsReader, StemmedQuery } from './bm25';
 import { PostingsSearchIndex } from './postings-search-index';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 
@@ -178,13 +178,17 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
     return indexReadOf(rows, base64);
   }
 
-  protected async chunks(ids: number[], withText: boolean): Promise<ChunkRow[]> {
-    const list = ids.filter(Number.isSafeInteger);
-    if (list.length === 0) return [];
-    return this.dataSource.query(
-      `SELECT id AS "chunkId", item_id AS "itemId", ord, title, ${withText ? 'text' : "'' AS text"} FROM knowledge_chunks WHERE id = ANY ($1::int[])`,
-      [list],
+  /** The rows of `ids` and, in the same statement, the statistics. */
+  protected async chunks(ids: number[], withText: boolean): Promise<ChunkFetch> {
+    const rows: ChunkFetchRow[] = await this.dataSource.query(
+      `SELECT 0 AS kind, vertical::text, code::int, chunks::text, tokens::text, version::text,
+              NULL::int AS "chunkId", NULL::text AS "itemId", NULL::int AS ord, NULL::text AS title, NULL::text AS text
+         FROM knowledge_search_stats
+       UNION ALL
+       SELECT 1, NULL, NULL, NULL, NULL, NULL, id, item_id, ord, title, ${withText ? 'text' : "''"} FROM knowledge_chunks WHERE id = ANY ($1::int[])`,
+      [ids.filter(Number.isSafeInteger)],
     );
+    return chunkFetchOf(rows);
   }
 }
 

@@ -8,7 +8,7 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import {
   CacheWarmer,
-  ChunkRow,
+  ChunkFetch,
   IndexRead,
   PostingsReader,
   sampleIds,
@@ -73,8 +73,8 @@ export abstract class PostingsSearchIndex {
 
   /** In ONE statement: statistics, postings of `terms`, chunk records of `blocks` (PostingsReader.read). */
   protected abstract read(terms: string[], blocks: number[]): Promise<IndexRead>;
-  /** The chunks with these ids (PostingsReader.chunks). */
-  protected abstract chunks(ids: number[], withText: boolean): Promise<ChunkRow[]>;
+  /** The chunks with these ids and the statistics (PostingsReader.chunks). */
+  protected abstract chunks(ids: number[], withText: boolean): Promise<ChunkFetch>;
   /** The index terms of each word (PostingsReader.stems). */
   protected abstract stemWords(words: string[]): Promise<string[][]>;
 

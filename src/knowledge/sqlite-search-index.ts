@@ -10,7 +10,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from './query-terms';
-import { ChunkRow, IndexRead, IndexReadRow, indexReadOf, StemmedQuery } from './bm25';
+import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, StemmedQuery } from './bm25';
 import { PostingsSearchIndex } from './postings-search-index';
 import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
 /** Chunk ids per IN list of the final fetch. */
@@ -52,19 +52,29 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
     return indexReadOf(rows, (data) => (Buffer.isBuffer(data) ? data : Buffer.from(String(data), 'latin1')));
   }
 
-  protected async chunks(ids: number[], withText: boolean): Promise<ChunkRow[]> {
+  /** The rows of `ids` and, in the statement that reads the last of them, the statistics. */
+  protected async chunks(ids: number[], withText: boolean): Promise<ChunkFetch> {
     const list = ids.filter(Number.isSafeInteger);
-    const rows: ChunkRow[] = [];
+    const rows: ChunkFetchRow[] = [];
     for (let i = 0; i < list.length; i += MAX_IN_LIST) {
       const slice = list.slice(i, i + MAX_IN_LIST);
-      rows.push(
-        ...(await this.dataSource.query(
-          `SELECT id AS chunkId, item_id AS itemId, ord, title, ${withText ? 'text' : "'' AS text"} FROM knowledge_chunks WHERE id IN (${slice.join(', ')})`,
-        )),
-      );
+      const last = i + MAX_IN_LIST >= list.length;
+      rows.push(...(await this.dataSource.query(`${last ? `${STATS_ROWS} UNION ALL ` : ''}${chunkRows(slice, withText)}`)));
     }
-    return rows;
+    if (list.length === 0) rows.push(...(await this.dataSource.query(STATS_ROWS)));
+    return chunkFetchOf(rows);
   }
+}
+
+/** ChunkFetchRow: the statistics of each vertical. */
+const STATS_ROWS = `SELECT 0 AS kind, vertical, code, chunks, tokens, version,
+  NULL AS chunkId, NULL AS itemId, NULL AS ord, NULL AS title, NULL AS text FROM knowledge_search_stats`;
+
+/** ChunkFetchRow: the chunks with these ids (integers, inlined). */
+function chunkRows(ids: number[], withText: boolean): string {
+  // Named here too: a statement without STATS_ROWS ahead takes its column names from this SELECT.
+  return `SELECT 1 AS kind, NULL AS vertical, NULL AS code, NULL AS chunks, NULL AS tokens, NULL AS version,
+    id AS chunkId, item_id AS itemId, ord, title, ${withText ? 'text' : "''"} AS text FROM knowledge_chunks WHERE id IN (${ids.join(', ')})`;
 }
 
 /**
