@@ -9,6 +9,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { closeRedis } from '../common/redis-close';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { ConfigChangedPayload } from '../shared/contracts/socket';
 
@@ -79,9 +80,7 @@ export class ConfigChangeBus implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(
-      [this.subscriber, this.publisher].filter((c): c is Redis => !!c).map((c) => c.quit().catch(() => c.disconnect())),
-    );
+    await Promise.all([this.subscriber, this.publisher].filter((c): c is Redis => !!c).map(closeRedis));
     this.subscriber = this.publisher = undefined;
   }
 

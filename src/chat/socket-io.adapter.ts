@@ -3,6 +3,7 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
+import { closeRedis } from '../common/redis-close';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -12,6 +13,7 @@ import type { AppConfig } from '../config/app-config';
 export class AppSocketIoAdapter extends IoAdapter {
   private readonly logger = new Logger('SocketIO');
   private clients: Redis[] = [];
+  private closing = false;
 
   constructor(
     app: INestApplicationContext,
@@ -32,6 +34,8 @@ export class AppSocketIoAdapter extends IoAdapter {
       const pub = new Redis(this.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, disconnectTimeout: 500 });
       const sub = pub.duplicate();
       for (const client of [pub, sub]) client.on('error', (e) => this.logger.warn(`Redis adapter: ${e.message}`));
+      handleRejections(pub, ['publish'], (e) => this.commandFailed(e));
+      handleRejections(sub, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'], (e) => this.commandFailed(e));
       this.clients.push(pub, sub);
       server.adapter(createAdapter(pub, sub, { key: `${this.config.redisPrefix}-socket.io` }));
     }
@@ -39,8 +43,31 @@ export class AppSocketIoAdapter extends IoAdapter {
   }
 
   override async close(server: Server): Promise<void> {
+    this.closing = true;
     await super.close(server);
-    await Promise.all(this.clients.map((c) => c.quit().catch(() => c.disconnect())));
+    await Promise.all(this.clients.map(closeRedis));
     this.clients = [];
+  }
+
+  /** A command cut off by the close is expected; any other failure is worth a line in the log. */
+  private commandFailed(error: Error): void {
+    if (!this.closing) this.logger.warn(`Redis adapter command failed: ${error.message}`);
+  }
+}
+
+/**
+ * The Redis adapter calls these commands without handling their promises. A close while one is
+ * still queued (a server stopped right after it started, or during an outage) rejects it with
+ * "Connection is closed.", an unhandled rejection that would crash the process.
+ */
+function handleRejections(client: Redis, commands: readonly string[], onError: (error: Error) => void): void {
+  const target = client as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of commands) {
+    const command = target[name].bind(client);
+    target[name] = (...args: unknown[]) => {
+      const result = command(...args);
+      if (typeof (result as Promise<unknown> | undefined)?.catch === 'function') (result as Promise<unknown>).catch(onError);
+      return result;
+    };
   }
 }

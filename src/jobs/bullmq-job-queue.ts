@@ -29,6 +29,7 @@
 import { Logger } from '@nestjs/common';
 import { Job, JobsOptions, KeepJobs, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
+import { closeRedis } from '../common/redis-close';
 import { describeError } from './in-process-job-queue';
 import { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
 
@@ -185,7 +186,7 @@ export class BullMqJobQueue implements JobQueue {
     await this.settle(registrations.map((r) => r.worker?.close()));
     await this.settle(registrations.map((r) => r.queue.close()));
     // Both connections were passed in as instances, so BullMQ leaves closing them to us.
-    await this.settle([quit(this.producer), quit(this.workerConnection)]);
+    await this.settle([closeRedis(this.producer), closeRedis(this.workerConnection)]);
   }
 
   private async settle(promises: Array<Promise<unknown> | undefined>): Promise<void> {
@@ -305,18 +306,5 @@ function redactUrl(url: string): string {
     return parsed.toString();
   } catch {
     return 'redis';
-  }
-}
-
-async function quit(connection: Redis): Promise<void> {
-  if (connection.status === 'end') return;
-  if (connection.status !== 'ready') {
-    connection.disconnect();
-    return;
-  }
-  try {
-    await connection.quit();
-  } catch {
-    connection.disconnect();
   }
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import { closeRedis } from '../redis-close';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { RateLimiter, RateLimitResult, RateLimitRule } from './rate-limiter';
 
@@ -77,13 +78,8 @@ export class RedisRateLimiter implements RateLimiter {
     await this.redis.del(this.redisKey(key)).catch(() => undefined);
   }
 
-  async close(): Promise<void> {
-    if (this.redis.status === 'end') return;
-    if (this.redis.status !== 'ready') {
-      this.redis.disconnect();
-      return;
-    }
-    await this.redis.quit().catch(() => this.redis.disconnect());
+  close(): Promise<void> {
+    return closeRedis(this.redis);
   }
 
   private firstConnection(): Promise<void> {
