@@ -6,7 +6,7 @@ import { AppSocketIoAdapter } from './socket-io.adapter';
 /**
  * The Redis adapter subscribes (and, on close, unsubscribes) without handling the commands'
  * promises: a server stopped while they are queued must neither hang nor leave an unhandled
- * "Connection is closed." rejection (which crashes a process and failed a CI run).
+ * "Connection is closed." rejection (logged as an error by main.ts; it failed a CI run).
  */
 describe('AppSocketIoAdapter with Redis', () => {
   const unhandled: unknown[] = [];

@@ -58,7 +58,8 @@ export class AppSocketIoAdapter extends IoAdapter {
 /**
  * The Redis adapter calls these commands without handling their promises. A close while one is
  * still queued (a server stopped right after it started, or during an outage) rejects it with
- * "Connection is closed.", an unhandled rejection that would crash the process.
+ * "Connection is closed.": an unhandled rejection, which main.ts only logs as an error but which
+ * fails a test and, in a process without that handler, ends it.
  */
 function handleRejections(client: Redis, commands: readonly string[], onError: (error: Error) => void): void {
   const target = client as unknown as Record<string, (...args: unknown[]) => unknown>;
