@@ -78,6 +78,7 @@ import { KnowledgeItemInput, KnowledgeService } from '../src/knowledge/knowledge
 import { extractQueryTerms, isStopWord } from '../src/knowledge/query-terms';
 import { POSTING_BYTES } from '../src/knowledge/bm25';
 import { fts5Tokens } from '../src/knowledge/sqlite-search-index';
+import { knowledgeServiceOn } from '../test/support/standalone';
 
 // ------------------------------------------------------------------------------------------------
 // Settings
@@ -911,7 +912,7 @@ function summaryTable(): string {
 async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabulary, queries: BenchQuery[]): Promise<string> {
   const dialect = dialectOf(dataSource);
   const tracer = traceQueries(dataSource);
-  const service = new KnowledgeService(dataSource);
+  const service = knowledgeServiceOn(dataSource);
   const out: string[] = [];
 
   // createMany also writes attachments: it needs their entity and table. Without them (a working
@@ -1058,7 +1059,7 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
   progress(`${label}: search() with an empty postings cache`);
   for (const t of timings) {
     if (Number.isNaN(t.searchMs)) continue;
-    const fresh = new KnowledgeService(dataSource);
+    const fresh = knowledgeServiceOn(dataSource);
     t.coldMs = (await timed(() => fresh.search(t.query.text, { limit: 10 }))).ms;
   }
 
@@ -1233,7 +1234,7 @@ async function benchDialect(label: string, dataSource: DataSource, vocab: Vocabu
           out.push('');
           for (const line of table(['variant', 'ms'], await variants(dataSource, slowestCall, [
             ['whole search(), as measured (postings cache of the measuring service)', () => service.search(t.query.text, { limit: 10 })],
-            ['whole search(), empty postings cache (new KnowledgeService)', () => new KnowledgeService(dataSource).search(t.query.text, { limit: 10 })],
+            ['whole search(), empty postings cache (new KnowledgeService)', () => knowledgeServiceOn(dataSource).search(t.query.text, { limit: 10 })],
           ])).split('\n')) out.push(`   ${line}`);
         }
       }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { AppError } from '../common/app-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -55,6 +56,8 @@ export class AgentConfigService {
 
   constructor(
     private readonly dataSource: DataSource,
+    @InjectRepository(Agent) private readonly agents: Repository<Agent>,
+    @InjectRepository(Setting) private readonly settings: Repository<Setting>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: AgentRegistryService,
     private readonly box: SecretBox,
@@ -98,7 +101,7 @@ export class AgentConfigService {
       updatedAt: now,
     };
     await writeTransaction(this.dataSource, async (m) => {
-      const repo = m.getRepository(Agent);
+      const repo = m.withRepository(this.agents);
       if (await repo.existsBy({ agentId })) throw new AppError('conflict', `An agent with the id "${agentId}" already exists.`);
       const last = await repo.createQueryBuilder('a').select('MAX(a.position)', 'max').getRawOne<{ max: number | string | null }>();
       row.position = Number(last?.max ?? -1) + 1;
@@ -112,7 +115,7 @@ export class AgentConfigService {
       throw new AppError('validation_failed', 'An agent\'s "agentId" cannot be changed; create a new agent instead.');
     }
     await writeTransaction(this.dataSource, async (m) => {
-      const repo = m.getRepository(Agent);
+      const repo = m.withRepository(this.agents);
       const row = await repo.findOneBy({ agentId });
       if (!row) throw new AppError('not_found', `No agent with the id "${agentId}".`);
       const providerChanged = input.provider !== undefined && input.provider !== row.provider;
@@ -139,7 +142,7 @@ export class AgentConfigService {
 
   async deleteAgent(agentId: string): Promise<{ agentId: string }> {
     await writeTransaction(this.dataSource, async (m) => {
-      const result = await m.getRepository(Agent).delete({ agentId });
+      const result = await m.withRepository(this.agents).delete({ agentId });
       if (!result.affected) throw new AppError('not_found', `No agent with the id "${agentId}".`);
     });
     await this.changed({ agentId });
@@ -150,7 +153,7 @@ export class AgentConfigService {
     const current = (await this.registry.reload()).global;
     const next = applySettingsUpdate(current, body);
     await writeTransaction(this.dataSource, (m) =>
-      m.getRepository(Setting).save({ key: GLOBAL_SETTINGS_KEY, value: JSON.stringify(next), updatedAt: Date.now() }),
+      m.withRepository(this.settings).save({ key: GLOBAL_SETTINGS_KEY, value: JSON.stringify(next), updatedAt: Date.now() }),
     );
     const changed = Object.keys(next).filter((k) => JSON.stringify(next[k as keyof GlobalSettings]) !== JSON.stringify(current[k as keyof GlobalSettings]));
     this.logger.log(`Global settings saved${changed.length ? ` (${changed.join(', ')})` : ''}`);

@@ -1,5 +1,6 @@
 import { ConsoleLogger, Inject, Injectable, Logger, LogLevel, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { setVerticalSwitch } from '../chat/chat-request.validator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
@@ -69,6 +70,8 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly dataSource: DataSource,
+    @InjectRepository(Agent) private readonly agents: Repository<Agent>,
+    @InjectRepository(Setting) private readonly settings: Repository<Setting>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly box: SecretBox,
     private readonly bus: ConfigChangeBus,
@@ -170,8 +173,8 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
 
   private async read(): Promise<ConfigSnapshot> {
     const [rows, stored] = await Promise.all([
-      this.dataSource.getRepository(Agent).find({ order: { position: 'ASC', createdAt: 'ASC' } }),
-      this.dataSource.getRepository(Setting).findOneBy({ key: GLOBAL_SETTINGS_KEY }),
+      this.agents.find({ order: { position: 'ASC', createdAt: 'ASC' } }),
+      this.settings.findOneBy({ key: GLOBAL_SETTINGS_KEY }),
     ]);
     const agents = rows.map((row): LoadedAgent => {
       if (!row.apiKeyCipher) return { row };
@@ -232,10 +235,9 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
    * say which key is missing or different. Without stored keys the check just follows the key.
    */
   private async checkServerKey(): Promise<void> {
-    const settings = this.dataSource.getRepository(Setting);
     const [stored, encrypted] = await Promise.all([
-      settings.findOneBy({ key: KEY_CHECK_KEY }),
-      this.dataSource.getRepository(Agent).createQueryBuilder('a').where('a.api_key_cipher IS NOT NULL').getCount(),
+      this.settings.findOneBy({ key: KEY_CHECK_KEY }),
+      this.agents.createQueryBuilder('a').where('a.api_key_cipher IS NOT NULL').getCount(),
     ]);
     if (stored && this.box.matchesKeyCheck(stored.value)) return;
     if (stored && encrypted > 0) {
@@ -255,14 +257,13 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
   /** Records which key encrypts the stored API keys (see checkServerKey); from then on every key is encrypted with it. */
   private async saveKeyCheck(): Promise<void> {
     await writeTransaction(this.dataSource, (m) =>
-      m.getRepository(Setting).save({ key: KEY_CHECK_KEY, value: this.box.keyCheck(), updatedAt: Date.now() }),
+      m.withRepository(this.settings).save({ key: KEY_CHECK_KEY, value: this.box.keyCheck(), updatedAt: Date.now() }),
     );
   }
 
   /** First start only: the environment's agents. Safe when several servers start at once. */
   private async seedOnFirstStart(): Promise<void> {
-    const settings = this.dataSource.getRepository(Setting);
-    if (await settings.findOneBy({ key: SEEDED_KEY })) return;
+    if (await this.settings.findOneBy({ key: SEEDED_KEY })) return;
     const now = Date.now();
     const rows = seedAgents(this.config).map(
       (seed, index): Agent => ({

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminEventsModule } from '../admin-events/admin-events.module';
+import { Setting } from '../database/setting.entity';
+import { Agent } from './agent.entity';
 import { AgentConfigService } from './agent-config.service';
 import { AgentRegistryService } from './agent-registry.service';
 import { ConfigChangeBus } from './config-change-bus';
@@ -13,7 +16,7 @@ import { SecretBox } from './secret-box';
  * every server through ConfigChangeBus.
  */
 @Module({
-  imports: [AdminEventsModule],
+  imports: [TypeOrmModule.forFeature([Agent, Setting]), AdminEventsModule],
   controllers: [ConfigController, PublicSettingsController],
   providers: [SecretBox, ConfigChangeBus, AgentRegistryService, AgentConfigService],
   exports: [AgentRegistryService],

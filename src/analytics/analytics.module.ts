@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminEventsModule } from '../admin-events/admin-events.module';
 import { AgentDirectory } from './agent-directory';
 import { AnalyticsClock } from './analytics-clock';
@@ -7,17 +8,23 @@ import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
 import { FeedbackController } from './feedback.controller';
 import { FeedbackService } from './feedback.service';
+import { ReplyFeedback } from './reply-feedback.entity';
+import { UsageEvent } from './usage-event.entity';
 import { UsageExportService } from './usage-export.service';
+import { UsageHourlyLatency } from './usage-hourly-latency.entity';
+import { UsageHourly } from './usage-hourly.entity';
 import { UsageRecorderService } from './usage-recorder.service';
 import { UsageRollupService } from './usage-rollup.service';
 
 /**
  * LLM usage analytics: the usage recorder (exported: the chat pipeline records through it), the
  * hourly rollup job, the analytics API and export, the live feed to the admin console, and reply
- * feedback. Needs the global DatabaseModule, JobsModule, RateLimitModule and ConfigModule.
+ * feedback. Its tables are registered here; the services read and write them with raw SQL on the
+ * DataSource (batched inserts, rollups, aggregates). Needs the global JobsModule, RateLimitModule
+ * and ConfigModule.
  */
 @Module({
-  imports: [AdminEventsModule],
+  imports: [TypeOrmModule.forFeature([UsageEvent, UsageHourly, UsageHourlyLatency, ReplyFeedback]), AdminEventsModule],
   controllers: [AnalyticsController, FeedbackController],
   providers: [
     UsageRecorderService,

@@ -19,6 +19,7 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { ConfigError, loadConfig, passwordProblem } from '../config/app-config';
 import { openDataSource } from '../database/data-source';
+import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -86,7 +87,7 @@ function methodsOf(user: { passwordLogin: boolean; otpLogin: boolean }): string 
 
 export async function runAdminCli(argv: string[], dataSource: DataSource, io: Io): Promise<number> {
   const { command, args, flags } = parse(argv);
-  const users = new AdminUsersService(dataSource);
+  const users = new AdminUsersService(dataSource, dataSource.getRepository(AdminUser));
   switch (command) {
     case 'list': {
       const all = await users.list();

@@ -1,11 +1,12 @@
 /**
  * Admin users: lookup by normalized email, create / update / remove, and the start-up rules
  * (ADMIN_EMAIL / ADMIN_PASSWORD / ADMIN_NAME create or update an admin; with no admin at all,
- * admin@localhost with code sign-in). Plain constructor arguments, so the admin CLI uses it too.
+ * admin@localhost with code sign-in). The admin CLI builds it outside Nest (admin-cli.ts).
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { isValidEmail, normalizeEmail } from '../config/app-config';
 import { queuedWrite } from '../database/write-queue';
@@ -48,12 +49,9 @@ function isUniqueViolation(error: unknown): boolean {
 export class AdminUsersService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(AdminUser) private readonly repo: Repository<AdminUser>,
     @Optional() private readonly events?: SessionEvents,
   ) {}
-
-  private get repo() {
-    return this.dataSource.getRepository(AdminUser);
-  }
 
   findByEmail(email: string): Promise<AdminUser | null> {
     return this.repo.findOneBy({ email: normalizeEmail(email) });

@@ -4,7 +4,8 @@
  * sign-in audit rows older than 90 days.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, ObjectLiteral, Repository } from 'typeorm';
 import { queuedWrite } from '../database/write-queue';
 import { AdminSession } from './admin-session.entity';
 import { Clock } from './clock';
@@ -22,6 +23,9 @@ export class AuthCleanupService implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(AdminSession) private readonly sessions: Repository<AdminSession>,
+    @InjectRepository(OneTimeCode) private readonly codes: Repository<OneTimeCode>,
+    @InjectRepository(SignInEvent) private readonly signInEvents: Repository<SignInEvent>,
     private readonly clock: Clock,
   ) {}
 
@@ -37,16 +41,11 @@ export class AuthCleanupService implements OnApplicationBootstrap, OnModuleDestr
   /** Deletes what is past retention; returns how many rows of each kind went. */
   async cleanup(): Promise<{ sessions: number; codes: number; signInEvents: number }> {
     const now = this.clock.now();
-    const remove = (run: () => Promise<{ affected?: number | null }>) => queuedWrite(this.dataSource, run).then((r) => r.affected ?? 0);
-    const qb = () => this.dataSource.createQueryBuilder().delete();
-    const sessionsBefore = now - RETENTION.sessionsMs;
-    const sessions = await remove(() =>
-      qb().from(AdminSession).where('expires_at < :before OR revoked_at < :before', { before: sessionsBefore }).execute(),
-    );
-    const codes = await remove(() => qb().from(OneTimeCode).where('expires_at < :before', { before: now - RETENTION.codesMs }).execute());
-    const signInEvents = await remove(() =>
-      qb().from(SignInEvent).where('created_at < :before', { before: now - RETENTION.signInEventsMs }).execute(),
-    );
+    const remove = <T extends ObjectLiteral>(repo: Repository<T>, where: string, before: number) =>
+      queuedWrite(this.dataSource, () => repo.createQueryBuilder().delete().where(where, { before }).execute()).then((r) => r.affected ?? 0);
+    const sessions = await remove(this.sessions, 'expires_at < :before OR revoked_at < :before', now - RETENTION.sessionsMs);
+    const codes = await remove(this.codes, 'expires_at < :before', now - RETENTION.codesMs);
+    const signInEvents = await remove(this.signInEvents, 'created_at < :before', now - RETENTION.signInEventsMs);
     return { sessions, codes, signInEvents };
   }
 }

@@ -10,8 +10,9 @@
  * wrong tries even the right code is refused.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import { AdminUser } from './admin-user.entity';
@@ -35,6 +36,7 @@ export function generateCode(): string {
 export class OtpService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(OneTimeCode) private readonly codes: Repository<OneTimeCode>,
     private readonly clock: Clock,
     private readonly secret: ServerSecret,
     private readonly outbox: MailOutboxService,
@@ -60,17 +62,16 @@ export class OtpService {
   }
 
   async verify(user: AdminUser, code: string): Promise<OtpResult> {
-    const repo = this.dataSource.getRepository(OneTimeCode);
     const now = this.clock.now();
-    const row = await repo.findOne({ where: { userId: user.id, usedAt: IsNull() }, order: { createdAt: 'DESC' } });
+    const row = await this.codes.findOne({ where: { userId: user.id, usedAt: IsNull() }, order: { createdAt: 'DESC' } });
     if (!row) return { ok: false, reason: 'none' };
     if (row.expiresAt <= now) return { ok: false, reason: 'expired' };
     if (row.attempts >= OTP_MAX_ATTEMPTS) return { ok: false, reason: 'too_many' };
 
     const reserved = await queuedWrite(this.dataSource, () =>
-      this.dataSource
+      this.codes
         .createQueryBuilder()
-        .update(OneTimeCode)
+        .update()
         .set({ attempts: () => 'attempts + 1' })
         .where('id = :id AND used_at IS NULL AND attempts < :max AND expires_at > :now', { id: row.id, max: OTP_MAX_ATTEMPTS, now })
         .execute(),
@@ -78,15 +79,15 @@ export class OtpService {
     if (!reserved.affected) return { ok: false, reason: await this.whyUnavailable(row.id, now) };
 
     if (!this.matches(row, code)) {
-      const fresh = await repo.findOneBy({ id: row.id });
+      const fresh = await this.codes.findOneBy({ id: row.id });
       const attemptsLeft = Math.max(0, OTP_MAX_ATTEMPTS - (fresh?.attempts ?? OTP_MAX_ATTEMPTS));
       return { ok: false, reason: attemptsLeft === 0 ? 'too_many' : 'wrong', attemptsLeft };
     }
 
     const consumed = await queuedWrite(this.dataSource, () =>
-      this.dataSource
+      this.codes
         .createQueryBuilder()
-        .update(OneTimeCode)
+        .update()
         .set({ usedAt: now })
         .where('id = :id AND used_at IS NULL AND expires_at > :now', { id: row.id, now })
         .execute(),
@@ -95,7 +96,7 @@ export class OtpService {
   }
 
   private async whyUnavailable(id: string, now: number): Promise<OtpFailure> {
-    const row = await this.dataSource.getRepository(OneTimeCode).findOneBy({ id });
+    const row = await this.codes.findOneBy({ id });
     if (!row) return 'none';
     if (row.usedAt !== null) return 'used';
     if (row.expiresAt <= now) return 'expired';

@@ -5,8 +5,9 @@
  * and a new one is created in the same transaction.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { AdminSession } from './admin-session.entity';
@@ -40,26 +41,28 @@ export function hashToken(token: string): string {
 export class SessionService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(AdminSession) private readonly sessions: Repository<AdminSession>,
+    @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
     private readonly clock: Clock,
     private readonly events: SessionEvents,
   ) {}
 
   async create(userId: string, client: ClientInfo): Promise<IssuedSession> {
     const issued = this.newSession(userId, client);
-    await queuedWrite(this.dataSource, () => this.dataSource.getRepository(AdminSession).insert(issued.session));
+    await queuedWrite(this.dataSource, () => this.sessions.insert(issued.session));
     return issued;
   }
 
   /** The session and its admin for a cookie token, or null when unknown, revoked, expired or the admin is gone. */
   async validate(token: string | undefined): Promise<AdminAuth | null> {
     if (!token) return null;
-    const session = await this.dataSource.getRepository(AdminSession).findOneBy({ tokenHash: hashToken(token) });
+    const session = await this.sessions.findOneBy({ tokenHash: hashToken(token) });
     return this.check(session);
   }
 
   /** Whether a session id is still valid (the socket namespace re-checks its sockets with this). */
   async isActive(sessionId: string): Promise<boolean> {
-    const session = await this.dataSource.getRepository(AdminSession).findOneBy({ id: sessionId });
+    const session = await this.sessions.findOneBy({ id: sessionId });
     return (await this.check(session)) !== null;
   }
 
@@ -86,9 +89,9 @@ export class SessionService {
   async revoke(sessionId: string): Promise<void> {
     const now = this.clock.now();
     await queuedWrite(this.dataSource, () =>
-      this.dataSource
+      this.sessions
         .createQueryBuilder()
-        .update(AdminSession)
+        .update()
         .set({ revokedAt: now })
         .where('id = :id AND revoked_at IS NULL', { id: sessionId })
         .execute(),
@@ -97,8 +100,7 @@ export class SessionService {
   }
 
   countActive(): Promise<number> {
-    return this.dataSource
-      .getRepository(AdminSession)
+    return this.sessions
       .createQueryBuilder('s')
       .where('s.revoked_at IS NULL AND s.expires_at > :now', { now: this.clock.now() })
       .getCount();
@@ -125,7 +127,7 @@ export class SessionService {
 
   private async check(session: AdminSession | null): Promise<AdminAuth | null> {
     if (!session || session.revokedAt !== null || session.expiresAt <= this.clock.now()) return null;
-    const user = await this.dataSource.getRepository(AdminUser).findOneBy({ id: session.userId });
+    const user = await this.users.findOneBy({ id: session.userId });
     return user ? { user, session } : null;
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { queuedWrite } from '../database/write-queue';
 import { Clock } from './clock';
 import { SignInEvent, SignInMethod, SignInOutcome } from './sign-in-event.entity';
@@ -14,13 +15,14 @@ export class SignInAuditService {
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(SignInEvent) private readonly events: Repository<SignInEvent>,
     private readonly clock: Clock,
   ) {}
 
   async record(event: { email: string; userId: string | null; method: SignInMethod; outcome: SignInOutcome; reason?: string; ip?: string }): Promise<void> {
     try {
       await queuedWrite(this.dataSource, () =>
-        this.dataSource.getRepository(SignInEvent).insert({
+        this.events.insert({
           id: randomUUID(),
           createdAt: this.clock.now(),
           userId: event.userId,
@@ -38,8 +40,7 @@ export class SignInAuditService {
   }
 
   countLastDay(outcome: SignInOutcome): Promise<number> {
-    return this.dataSource
-      .getRepository(SignInEvent)
+    return this.events
       .createQueryBuilder('e')
       .where('e.outcome = :outcome AND e.created_at > :since', { outcome, since: this.clock.now() - DAY_MS })
       .getCount();

@@ -1,6 +1,11 @@
 /**
- * Builds the TypeORM DataSource for the configured dialect: SQLite at DATA_DIR/app.db by default
- * (WAL, busy timeout), Postgres when DATABASE_URL is set. Migrations run at start in both modes.
+ * How the database is opened, for the configured dialect: SQLite at DATA_DIR/app.db by default
+ * (WAL, busy timeout, the plain sqlite3 module), Postgres when DATABASE_URL is set. Migrations
+ * run at start in both modes (the schema's source of truth; `synchronize` stays off).
+ *
+ * The server opens it through TypeOrmModule (database.module.ts: entities come from each
+ * feature's `TypeOrmModule.forFeature`); the admin CLI, the benchmarks and the unit specs through
+ * openDataSource. Both use connectionOptions and initializeDataSource, so they open it alike.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,7 +13,6 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { Client } from 'pg';
 import * as sqlite3 from 'sqlite3';
 import type { AppConfig } from '../config/app-config';
-import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,29 +21,34 @@ export function dialectOf(dataSource: DataSource): Dialect {
   return dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
 }
 
-export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+/**
+ * Every entity file of the app, for a DataSource opened outside Nest (openDataSource). A glob
+ * rather than a list kept by hand: entities are `<name>.entity.ts` in their feature's folder
+ * (`.js` once built). Inside Nest each feature module registers its own; a spec checks that both
+ * give the same set (test/database.e2e-spec.ts).
+ */
+export const ENTITY_FILES = path.join(__dirname, '..', '**', '*.entity.{ts,js}');
+
+/** Connection options without entities (the caller adds them: autoLoadEntities or ENTITY_FILES). */
+export function connectionOptions(config: AppConfig): DataSourceOptions {
+  // Migrations run in initializeDataSource, after the SQLite pragmas.
+  const common = { synchronize: false, logging: false, migrationsRun: false } as const;
   if (config.databaseUrl) {
     const schema = config.databaseSchema;
     return {
+      ...common,
       type: 'postgres',
       url: config.databaseUrl,
-      entities: ENTITIES,
       migrations: POSTGRES_MIGRATIONS,
-      migrationsRun: false,
-      synchronize: false,
-      logging: false,
       ...(schema ? { schema, extra: { options: `-c search_path=${schema}`, max: 20 } } : { extra: { max: 20 } }),
     };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
   return {
+    ...common,
     type: 'sqlite',
     database: path.join(config.dataDir, 'app.db'),
-    entities: ENTITIES,
     migrations: SQLITE_MIGRATIONS,
-    migrationsRun: false,
-    synchronize: false,
-    logging: false,
+    // TypeORM sets journal_mode = WAL, busy_timeout and foreign_keys = ON on connect.
     enableWAL: true,
     busyTimeout: 5000,
     busyErrorRetry: 5000,
@@ -49,9 +58,16 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
   };
 }
 
-/** Creates the Postgres schema a test suite isolates itself in (no-op for SQLite or `public`). */
-async function ensurePostgresSchema(config: AppConfig): Promise<void> {
-  if (!config.databaseUrl || !config.databaseSchema || config.databaseSchema === 'public') return;
+/**
+ * What must exist before connecting: the data directory (SQLite), or the Postgres schema a test
+ * suite isolates itself in (nothing for `public`).
+ */
+export async function prepareDatabase(config: AppConfig): Promise<void> {
+  if (!config.databaseUrl) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    return;
+  }
+  if (!config.databaseSchema || config.databaseSchema === 'public') return;
   if (!/^[a-z_][a-z0-9_]*$/.test(config.databaseSchema)) {
     throw new Error(`DATABASE_SCHEMA must be a plain lower-case identifier (got "${config.databaseSchema}")`);
   }
@@ -64,21 +80,32 @@ async function ensurePostgresSchema(config: AppConfig): Promise<void> {
   }
 }
 
-export async function openDataSource(config: AppConfig): Promise<DataSource> {
-  await ensurePostgresSchema(config);
-  const dataSource = new DataSource(buildDataSourceOptions(config));
+/**
+ * Connects, tunes SQLite, and runs the pending migrations (before anything else uses the
+ * database). A failure after connecting closes the connection again.
+ */
+export async function initializeDataSource(dataSource: DataSource): Promise<DataSource> {
   await dataSource.initialize();
-  if (dialectOf(dataSource) === 'sqlite') {
-    await dataSource.query('PRAGMA busy_timeout = 5000');
-    await dataSource.query('PRAGMA foreign_keys = ON');
-    await dataSource.query('PRAGMA synchronous = NORMAL');
-    // 64 MiB of page cache (the default is 2 MiB): every chunk written updates ~100 rows of the
-    // knowledge search index, one per term, spread over the whole table. Measured on 100,000
-    // chunks: 1.0-1.2 ms -> 0.7 ms per chunk inserted (search reads were not measurably faster).
-    await dataSource.query('PRAGMA cache_size = -65536');
+  try {
+    if (dialectOf(dataSource) === 'sqlite') {
+      await dataSource.query('PRAGMA synchronous = NORMAL');
+      // 64 MiB of page cache (the default is 2 MiB): every chunk written updates ~100 rows of the
+      // knowledge search index, one per term, spread over the whole table. Measured on 100,000
+      // chunks: 1.0-1.2 ms -> 0.7 ms per chunk inserted (search reads were not measurably faster).
+      await dataSource.query('PRAGMA cache_size = -65536');
+    }
+    await dataSource.runMigrations({ transaction: 'each' });
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw error;
   }
-  await dataSource.runMigrations({ transaction: 'each' });
   return dataSource;
+}
+
+/** A migrated DataSource with every entity, outside Nest (admin CLI, benchmarks, unit specs). */
+export async function openDataSource(config: AppConfig): Promise<DataSource> {
+  await prepareDatabase(config);
+  return initializeDataSource(new DataSource({ ...connectionOptions(config), entities: [ENTITY_FILES] }));
 }
 
 /** Drops a test schema (Postgres) — used by test teardown. */

@@ -1,28 +1,33 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { openDataSource } from './data-source';
+import { connectionOptions, initializeDataSource, prepareDatabase } from './data-source';
 
-@Injectable()
-class DataSourceCloser implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
-  }
-}
-
-/** Provides the TypeORM DataSource (migrated) to every feature. */
-@Global()
+/**
+ * The app's one TypeORM DataSource (@nestjs/typeorm), opened from the validated AppConfig and
+ * migrated before any feature starts. Each feature module registers its own entities with
+ * `TypeOrmModule.forFeature([...])` and gets their repositories injected (`@InjectRepository`);
+ * raw SQL (search index, analytics rollups) goes through the injected DataSource. SQLite writes
+ * that must stand on their own go through the write queue (write-queue.ts). @nestjs/typeorm closes
+ * the DataSource at shutdown (`app.close()`), after every feature's own shutdown hooks.
+ */
 @Module({
-  providers: [
-    {
-      provide: DataSource,
+  imports: [
+    TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => openDataSource(config),
-    },
-    DataSourceCloser,
+      useFactory: async (config: AppConfig): Promise<TypeOrmModuleOptions> => {
+        await prepareDatabase(config);
+        return {
+          ...connectionOptions(config),
+          autoLoadEntities: true,
+          // A database that cannot be reached fails the start at once, with the driver's reason
+          // (@nestjs/typeorm would otherwise retry 9 times, 3 s apart).
+          toRetry: () => false,
+        };
+      },
+      dataSourceFactory: (options?: DataSourceOptions) => initializeDataSource(new DataSource(options as DataSourceOptions)),
+    }),
   ],
-  exports: [DataSource],
 })
 export class DatabaseModule {}

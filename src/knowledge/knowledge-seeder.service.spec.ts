@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { knowledgeServiceOn } from '../../test/support/standalone';
 import { AppConfig, loadConfig } from '../config/app-config';
 import { dropPostgresSchema, openDataSource } from '../database/data-source';
 import { Setting } from '../database/setting.entity';
@@ -26,7 +27,7 @@ describe.each(DIALECTS)('KnowledgeSeeder on %s', (dialect) => {
   let dataDir: string;
   let schema: string | undefined;
 
-  const seeder = (overrides: Partial<AppConfig> = {}) => new KnowledgeSeeder(dataSource, { ...config, ...overrides }, knowledge);
+  const seeder = (overrides: Partial<AppConfig> = {}) => new KnowledgeSeeder(dataSource, dataSource.getRepository(Setting), { ...config, ...overrides }, knowledge);
   const seededKey = () => dataSource.getRepository(Setting).findOneBy({ key: SAMPLE_SEEDED_KEY });
 
   beforeAll(async () => {
@@ -35,7 +36,7 @@ describe.each(DIALECTS)('KnowledgeSeeder on %s', (dialect) => {
     schema = dialect === 'postgres' ? `knowledge_seed_${randomUUID().replace(/-/g, '').slice(0, 12)}` : undefined;
     config = loadConfig({}, { dataDir, databaseUrl: dialect === 'postgres' ? DATABASE_URL : undefined, databaseSchema: schema, seedSampleKnowledge: true });
     dataSource = await openDataSource(config);
-    knowledge = new KnowledgeService(dataSource);
+    knowledge = knowledgeServiceOn(dataSource);
   });
 
   afterAll(async () => {

@@ -7,9 +7,11 @@
  * the samples back. An install that already has items is never seeded.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
+import { queuedWrite } from '../database/write-queue';
 import { KnowledgeService } from './knowledge.service';
 import { SAMPLE_KNOWLEDGE } from './sample-knowledge';
 
@@ -23,6 +25,7 @@ export class KnowledgeSeeder implements OnApplicationBootstrap {
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(Setting) private readonly settings: Repository<Setting>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly knowledge: KnowledgeService,
   ) {}
@@ -34,13 +37,14 @@ export class KnowledgeSeeder implements OnApplicationBootstrap {
   /** Seeds unless disabled, done before, or the knowledge base already has content. */
   async seedIfFirstStart(): Promise<SeedOutcome> {
     if (!this.config.seedSampleKnowledge) return 'disabled';
-    const settings = this.dataSource.getRepository(Setting);
-    if (await settings.existsBy({ key: SAMPLE_SEEDED_KEY })) return 'already-seeded';
+    if (await this.settings.existsBy({ key: SAMPLE_SEEDED_KEY })) return 'already-seeded';
 
     const now = Date.now();
     if ((await this.knowledge.count()) > 0) {
       // Someone's real content is here already: remember not to add samples to it later.
-      await settings.insert({ key: SAMPLE_SEEDED_KEY, value: `skipped:existing-items:${now}`, updatedAt: now }).catch(() => undefined);
+      await queuedWrite(this.dataSource, () =>
+        this.settings.insert({ key: SAMPLE_SEEDED_KEY, value: `skipped:existing-items:${now}`, updatedAt: now }),
+      ).catch(() => undefined);
       return 'existing-items';
     }
 
@@ -49,7 +53,7 @@ export class KnowledgeSeeder implements OnApplicationBootstrap {
         await manager.insert(Setting, { key: SAMPLE_SEEDED_KEY, value: String(now), updatedAt: now });
       });
     } catch (error) {
-      if (await settings.existsBy({ key: SAMPLE_SEEDED_KEY })) return 'lost-race';
+      if (await this.settings.existsBy({ key: SAMPLE_SEEDED_KEY })) return 'lost-race';
       throw error;
     }
     this.logger.log(`Added ${SAMPLE_KNOWLEDGE.length} sample knowledge items (category 'Sample')`);

@@ -1,16 +1,22 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminEventsModule } from '../admin-events/admin-events.module';
+import { Setting } from '../database/setting.entity';
+import { KnowledgeAttachment } from './knowledge-attachment.entity';
+import { KnowledgeChunk } from './knowledge-chunk.entity';
+import { KnowledgeItem } from './knowledge-item.entity';
 import { KnowledgeSeeder } from './knowledge-seeder.service';
 import { KnowledgeController } from './knowledge.controller';
 import { KnowledgeService } from './knowledge.service';
 
 /**
  * The knowledge base: KnowledgeService (CRUD + retrieval) for the admin API and the chat pipeline,
- * and the first-start sample seeder. Needs the global DatabaseModule (DataSource) and APP_CONFIG.
+ * and the first-start sample seeder. Search runs raw SQL on the DataSource (search-index.ts); the rest
+ * goes through the repositories registered here. Needs APP_CONFIG.
  * Every change made through the API is pushed to open admin consoles (`knowledge:changed`).
  */
 @Module({
-  imports: [AdminEventsModule],
+  imports: [TypeOrmModule.forFeature([KnowledgeItem, KnowledgeChunk, KnowledgeAttachment, Setting]), AdminEventsModule],
   controllers: [KnowledgeController],
   providers: [KnowledgeService, KnowledgeSeeder],
   exports: [KnowledgeService],

@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config';
 import { dropPostgresSchema, openDataSource } from '../database/data-source';
 import { FAQ_ITEMS, FAQ_QUESTIONS } from '../../test/fixtures/faq-corpus';
+import { knowledgeServiceOn } from '../../test/support/standalone';
 import { chunkContent } from './chunker';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem } from './knowledge-item.entity';
@@ -272,7 +273,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
 
   beforeAll(async () => {
     db = await openTestDatabase(dialect);
-    service = new KnowledgeService(db.dataSource);
+    service = knowledgeServiceOn(db.dataSource);
   });
 
   afterAll(async () => {
@@ -561,7 +562,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       const b = await service.create(makeKnowledgeItem({ title: 'Helmet sizes', content: 'Helmets come in three sizes.', vertical: 'hr' }));
       await expectIndexConsistent();
       // Another server (its own service and cache) searches before and after each change.
-      const other = new KnowledgeService(db.dataSource);
+      const other = knowledgeServiceOn(db.dataSource);
       expect([...new Set((await other.search('punctures')).map((p) => p.itemId))]).toEqual([a.id]);
 
       await db.dataSource.query(
@@ -592,8 +593,8 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     });
 
     it('sees a write made through another service at once', async () => {
-      const reader = new KnowledgeService(db.dataSource);
-      const writer = new KnowledgeService(db.dataSource);
+      const reader = knowledgeServiceOn(db.dataSource);
+      const writer = knowledgeServiceOn(db.dataSource);
       const first = await writer.create(makeKnowledgeItem({ title: 'Kayak rental', content: 'Kayaks are rented by the hour.' }));
       expect((await reader.search('kayak')).map((p) => p.itemId)).toEqual([first.id]);
       const second = await writer.create(makeKnowledgeItem({ title: 'Kayak storage', content: 'Kayak racks are free for members.' }));
@@ -613,7 +614,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       await db.dataSource.query('VACUUM ANALYZE knowledge_postings');
       // The statement a cold search sends to read postings, as sent.
       const spy = jest.spyOn(db.dataSource, 'query');
-      const expected = await new KnowledgeService(db.dataSource).search('lantern glows');
+      const expected = await knowledgeServiceOn(db.dataSource).search('lantern glows');
       const read = spy.mock.calls.find(([sql]) => String(sql).includes('knowledge_postings'));
       spy.mockRestore();
       expect(read).toBeDefined();
@@ -647,10 +648,10 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
         (await db.dataSource.query(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'knowledge_postings' ORDER BY indexname`)).map((r: { indexname: string }) => r.indexname);
       await migrate('down');
       expect(await indexes()).toEqual(['knowledge_postings_pkey']);
-      expect(await new KnowledgeService(db.dataSource).search('lantern glows')).toEqual(expected);
+      expect(await knowledgeServiceOn(db.dataSource).search('lantern glows')).toEqual(expected);
       await migrate('up');
       expect(await indexes()).toEqual(['knowledge_postings_large', 'knowledge_postings_pkey', 'knowledge_postings_small']);
-      expect(await new KnowledgeService(db.dataSource).search('lantern glows')).toEqual(expected);
+      expect(await knowledgeServiceOn(db.dataSource).search('lantern glows')).toEqual(expected);
     });
   });
 
@@ -662,7 +663,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
 
     beforeAll(async () => {
       wdb = await openTestDatabase(dialect);
-      seeder = new KnowledgeService(wdb.dataSource);
+      seeder = knowledgeServiceOn(wdb.dataSource);
       // It writes the test data; it does not warm in the background.
       await seeder.onModuleDestroy();
     });
@@ -679,7 +680,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     /** Services of the test under way, stopped after it (none warms during the next test). */
     const started: KnowledgeService[] = [];
     const newService = (): KnowledgeService => {
-      const created = new KnowledgeService(wdb.dataSource);
+      const created = knowledgeServiceOn(wdb.dataSource);
       started.push(created);
       return created;
     };
@@ -858,7 +859,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
         await migrate('up');
       }
       await expectIndexConsistent();
-      const fresh = new KnowledgeService(db.dataSource);
+      const fresh = knowledgeServiceOn(db.dataSource);
       expect(await expectSearchesLikeReference(db.dataSource, dialect, fresh)).toBeGreaterThan(FAQ_QUESTIONS.length * 10);
 
       await migrate('down');

@@ -8,8 +8,9 @@
  * long item split into many chunks should neither drown the others nor be penalised for its size.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { isKnowledgeVertical } from '../shared/catalog/verticals';
 import { chunkContent } from './chunker';
 import { AttachmentInput, CheckedAttachment, checkAttachments } from './attachments';
@@ -198,7 +199,12 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(KnowledgeService.name);
   private readonly index: KnowledgeSearchIndex;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(KnowledgeItem) private readonly items: Repository<KnowledgeItem>,
+    @InjectRepository(KnowledgeChunk) private readonly chunks: Repository<KnowledgeChunk>,
+    @InjectRepository(KnowledgeAttachment) private readonly attachments: Repository<KnowledgeAttachment>,
+  ) {
     this.index = createKnowledgeSearchIndex(dataSource);
   }
 
@@ -293,9 +299,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async get(id: string): Promise<KnowledgeItemWithAttachments> {
-    const item = await this.dataSource.manager.findOneBy(KnowledgeItem, { id });
+    const item = await this.items.findOneBy({ id });
     if (!item) throw KnowledgeError.notFound(id);
-    const attachments = await this.dataSource.manager.find(KnowledgeAttachment, { where: { itemId: id }, order: { ord: 'ASC' } });
+    const attachments = await this.attachments.find({ where: { itemId: id }, order: { ord: 'ASC' } });
     return { ...item, attachments: attachments.map(viewOf) };
   }
 
@@ -303,8 +309,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   async listWithAttachments(options: KnowledgeListOptions = {}): Promise<KnowledgeItemWithAttachments[]> {
     const items = await this.list(options);
     if (items.length === 0) return [];
-    const rows: Omit<KnowledgeAttachment, 'content'>[] = await this.dataSource
-      .getRepository(KnowledgeAttachment)
+    const rows: Omit<KnowledgeAttachment, 'content'>[] = await this.attachments
       .createQueryBuilder('a')
       .select(['a.id', 'a.itemId', 'a.name', 'a.type', 'a.size', 'a.uploadedAt', 'a.ord'])
       .where('a.itemId IN (:...ids)', { ids: items.map((i) => i.id) })
@@ -321,7 +326,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Number of items (all, or of one vertical). */
   async count(vertical?: string): Promise<number> {
-    return this.dataSource.manager.countBy(KnowledgeItem, vertical === undefined ? {} : { vertical: vertical as KnowledgeVertical });
+    return this.items.countBy(vertical === undefined ? {} : { vertical: vertical as KnowledgeVertical });
   }
 
   /**
@@ -330,7 +335,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
    * a word still finds something), newest first.
    */
   async list(options: KnowledgeListOptions = {}): Promise<KnowledgeItem[]> {
-    const repo = this.dataSource.getRepository(KnowledgeItem);
+    const repo = this.items;
     // Control characters are never in what admins search for (and a NUL would cut SQLite's LIKE
     // pattern short, to '%', which matches everything).
     // eslint-disable-next-line no-control-regex
@@ -455,7 +460,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   /** The text of these chunks, by id (chunks that no longer exist are left out). */
   private async chunkTexts(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.dataSource.getRepository(KnowledgeChunk).find({ select: { id: true, text: true }, where: { id: In(ids) } });
+    const rows = await this.chunks.find({ select: { id: true, text: true }, where: { id: In(ids) } });
     return new Map(rows.map((row) => [Number(row.id), row.text]));
   }
 

@@ -11,8 +11,9 @@
  * rows are deleted after 7 days.
  */
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { ServerSecret } from '../auth/server-secret';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { queuedWrite } from '../database/write-queue';
@@ -52,6 +53,7 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @InjectRepository(MailOutbox) private readonly outbox: Repository<MailOutbox>,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -123,9 +125,9 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
   async deliver(outboxId: string): Promise<void> {
     const now = Date.now();
     const claim = await queuedWrite(this.dataSource, () =>
-      this.dataSource
+      this.outbox
         .createQueryBuilder()
-        .update(MailOutbox)
+        .update()
         .set({ lockedUntil: now + LEASE_MS, attempts: () => 'attempts + 1' })
         .where('id = :id AND status = :pending AND (locked_until IS NULL OR locked_until < :now)', { id: outboxId, pending: 'pending', now })
         .execute(),
@@ -134,7 +136,7 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
       this.logger.debug(`Mail ${outboxId} is sent, expired, superseded or being sent by another worker; skipped`);
       return;
     }
-    const row = await this.dataSource.getRepository(MailOutbox).findOneBy({ id: outboxId });
+    const row = await this.outbox.findOneBy({ id: outboxId });
     if (!row || row.status !== 'pending') return;
     if (!row.payload || (row.expiresAt !== null && row.expiresAt <= now)) {
       await this.finish(outboxId, 'expired');
@@ -147,7 +149,7 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
     } catch (error) {
       const message = describeError(error).slice(0, 500);
       await queuedWrite(this.dataSource, () =>
-        this.dataSource.getRepository(MailOutbox).update({ id: outboxId, status: 'pending' }, { lockedUntil: null, lastError: message }),
+        this.outbox.update({ id: outboxId, status: 'pending' }, { lockedUntil: null, lastError: message }),
       );
       throw error;
     }
@@ -156,23 +158,20 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
 
   private async finish(outboxId: string, status: 'sent' | 'expired'): Promise<void> {
     await queuedWrite(this.dataSource, () =>
-      this.dataSource
-        .getRepository(MailOutbox)
-        .update(
-          { id: outboxId, status: 'pending' },
-          { status, payload: null, lockedUntil: null, lastError: null, sentAt: status === 'sent' ? Date.now() : null },
-        ),
+      this.outbox.update(
+        { id: outboxId, status: 'pending' },
+        { status, payload: null, lockedUntil: null, lastError: null, sentAt: status === 'sent' ? Date.now() : null },
+      ),
     );
   }
 
   private async runSweep(): Promise<void> {
     try {
       const now = Date.now();
-      const repo = this.dataSource.getRepository(MailOutbox);
       await queuedWrite(this.dataSource, () =>
-        this.dataSource
+        this.outbox
           .createQueryBuilder()
-          .update(MailOutbox)
+          .update()
           .set({ status: 'expired', payload: null })
           .where('status = :pending AND expires_at IS NOT NULL AND expires_at <= :now AND (locked_until IS NULL OR locked_until < :now)', {
             pending: 'pending',
@@ -181,14 +180,13 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
           .execute(),
       );
       await queuedWrite(this.dataSource, () =>
-        this.dataSource
+        this.outbox
           .createQueryBuilder()
           .delete()
-          .from(MailOutbox)
           .where('status <> :pending AND created_at < :before', { pending: 'pending', before: now - KEEP_FINISHED_MS })
           .execute(),
       );
-      const pending = await repo
+      const pending = await this.outbox
         .createQueryBuilder('m')
         .select('m.id', 'id')
         .where('m.status = :pending AND (m.locked_until IS NULL OR m.locked_until < :now)', { pending: 'pending', now })

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import * as path from 'node:path';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { LogMailTransport } from './log-mail.transport';
+import { MailOutbox } from './mail-outbox.entity';
 import { MailOutboxService } from './mail-outbox.service';
 import { MAIL_TRANSPORT, MailTransport } from './mail.types';
 import { SmtpMailTransport } from './smtp-mail.transport';
@@ -17,6 +19,7 @@ class MailTransportCloser implements OnApplicationShutdown {
 
 /** Mail: SMTP via SMTP_URL, otherwise the log transport (log + DATA_DIR/outbox/*.eml); sent from the outbox by a job. */
 @Module({
+  imports: [TypeOrmModule.forFeature([MailOutbox])],
   providers: [
     {
       provide: MAIL_TRANSPORT,
