@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { Agent } from '../src/agents/agent.entity';
 import { createApp } from '../src/app.factory';
 import { AdminUsersService } from '../src/auth/admin-users.service';
@@ -190,12 +191,15 @@ describe('API keys at rest and in responses', () => {
     fs.rmSync(keyFile);
     const config = loadConfig({}, { ...first.config, port: 0 });
     const app = await createApp(config);
+    const dataSource = app.get(DataSource);
     try {
       await expect(app.init()).rejects.toThrow(/encrypted with a different server key \(APP_SECRET is not set and the key file .*secret\.key is missing or was replaced\)/);
     } finally {
       await app.close().catch(() => undefined);
       await removePersistent(overrides);
     }
+    // The failed start closed the database with everything else.
+    expect(dataSource.isInitialized).toBe(false);
   });
 
   it('keys follow APP_SECRET: the same secret reads them after a restart, another one stops the start', async () => {
@@ -212,11 +216,13 @@ describe('API keys at rest and in responses', () => {
       await t.close({ keepData: true });
     }
     const app = await createApp(loadConfig({}, { ...t.config, appSecret: 'b'.repeat(40), port: 0 }));
+    const dataSource = app.get(DataSource);
     try {
       await expect(app.init()).rejects.toThrow(/different server key \(APP_SECRET is not the one they were saved with\)/);
     } finally {
       await app.close().catch(() => undefined);
       await removePersistent(overrides);
     }
+    expect(dataSource.isInitialized).toBe(false);
   });
 });

@@ -5,14 +5,25 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
+const MAIN = path.join(ROOT, 'dist', 'main.js');
+
+/** A local port nothing listens on (connections to it are refused). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('the built product (npm start)', () => {
   it('serves the client at "/" and "/admin", the API and health from one port with no other service', async () => {
-    const main = path.join(ROOT, 'dist', 'main.js');
+    const main = MAIN;
     if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'dist', 'client', 'index.html'))) {
       throw new Error('dist/ is missing: run "npm run build" (npm test does it first)');
     }
@@ -57,6 +68,34 @@ describe('the built product (npm start)', () => {
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops at once, naming the reason, when the database cannot be reached', async () => {
+    if (!fs.existsSync(MAIN)) throw new Error('dist/ is missing: run "npm run build" (npm test does it first)');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-start-'));
+    const port = await closedPort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/app` };
+    for (const name of ['DATABASE_SCHEMA', 'REDIS_URL', 'SMTP_URL']) delete env[name];
+    const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    try {
+      // No retry loop: @nestjs/typeorm would otherwise try 9 times, 3 s apart.
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`still running after 10 s:\n${output}`)), 10000);
+        child.once('exit', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+      expect(output).not.toMatch(/Retrying|listening on/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
