@@ -1,0 +1,227 @@
+/**
+ * The corpora `npm run eval` measures retrieval on.
+ *
+ * Three public FAQs written by others, read at run time from the Debian packages that install
+ * them (their text is not part of this repository), split into one knowledge item per question
+ * (the FAQ's question as the title, its answer as the content):
+ *  - the Python FAQ (python3-doc): /usr/share/doc/python3.11/html/_sources/faq/*.rst.txt
+ *  - the git FAQ (git-doc): /usr/share/doc/git-doc/gitfaq.txt
+ *  - the zlib FAQ (zlib1g-dev): /usr/share/doc/zlib1g-dev/FAQ.gz
+ * All three are the support pages of a software product, so their items go to Customer Support.
+ *
+ * And the made-up Northwind help centre and handbook (test/fixtures/faq-corpus.ts), which earlier
+ * ranking work was tuned on: reported on its own, never as evidence that a change generalises.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { FAQ_ITEMS, FAQ_QUESTIONS } from '../test/fixtures/faq-corpus';
+import type { KnowledgeItemInput } from '../src/knowledge/knowledge.service';
+
+/** A knowledge item with the key questions name it by. */
+export interface CorpusItem extends KnowledgeItemInput {
+  key: string;
+}
+
+export interface EvalQuestion {
+  /** ISO 639-1 code of the language the question is written in. */
+  lang: string;
+  q: string;
+  /** Keys of the items that answer it; empty: the corpus does not cover it ("not found" is right). */
+  expect: string[];
+  /** The vertical the visitor asks in. */
+  vertical: string;
+}
+
+export interface Corpus {
+  name: string;
+  /** Where it comes from (shown in the report). */
+  source: string;
+  /** true: ranking was tuned on it (reported apart from the held-out corpora). */
+  tuned: boolean;
+  items: CorpusItem[];
+  questions: EvalQuestion[];
+}
+
+/** Thrown when a corpus' Debian package is not installed. */
+export class MissingCorpusError extends Error {}
+
+const PYTHON_FAQ_DIR = '/usr/share/doc/python3.11/html/_sources/faq';
+const GIT_FAQ = '/usr/share/doc/git-doc/gitfaq.txt';
+const ZLIB_FAQ = '/usr/share/doc/zlib1g-dev/FAQ.gz';
+const VERTICAL = 'customer-service';
+const QUESTIONS_DIR = path.join(__dirname, 'questions');
+
+function readInstalled(file: string, pkg: string): string {
+  if (!fs.existsSync(file)) {
+    throw new MissingCorpusError(`${file} is missing: install the Debian package ${pkg} (sudo apt-get install ${pkg})`);
+  }
+  return file.endsWith('.gz') ? gunzipSync(fs.readFileSync(file)).toString('utf8') : fs.readFileSync(file, 'utf8');
+}
+
+function questionsOf(file: string, vertical: string): EvalQuestion[] {
+  const data = JSON.parse(fs.readFileSync(path.join(QUESTIONS_DIR, file), 'utf8')) as { questions: Omit<EvalQuestion, 'vertical'>[] };
+  return data.questions.map((q) => ({ ...q, vertical }));
+}
+
+function item(key: string, title: string, content: string): CorpusItem {
+  return { key, title: title.replace(/\s+/g, ' ').trim().slice(0, 200), content: content.trim(), category: 'FAQ', vertical: VERTICAL, tags: ['faq'] };
+}
+
+/** Checks that every key a question names is an item of the corpus (a typo would count as a miss). */
+function checked(corpus: Corpus): Corpus {
+  const keys = new Set(corpus.items.map((i) => i.key));
+  for (const q of corpus.questions) {
+    for (const key of q.expect) if (!keys.has(key)) throw new Error(`${corpus.name}: "${q.q}" expects unknown item "${key}"`);
+  }
+  return corpus;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Python FAQ: reStructuredText. A heading is a line followed by an underline of one repeated
+// punctuation character (with an optional overline); a question is a heading with text below it.
+
+/** RST inline markup to plain text: roles, links, literals, emphasis, substitutions. */
+function rstText(text: string): string {
+  return text
+    .replace(/:[a-z:]+:`([^`<]*?)\s*<[^>]*>`/g, '$1')
+    .replace(/:[a-z:]+:`[~!]?([^`]*)`/g, '$1')
+    .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, '$1')
+    .replace(/``([^`]+)``/g, '$1')
+    .replace(/`([^`]+)`_{0,2}/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1$2')
+    .replace(/\|([^|\s]+)\|/g, '$1');
+}
+
+/** The body of a question: directives, comments and labels left out; '::' before code becomes ':'. */
+function rstBody(lines: string[]): string {
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of lines) {
+    if (/^\.\.\s/.test(line) || /^:[a-z]+:/.test(line)) {
+      // A directive or comment, and its indented block unless it is code worth keeping.
+      skipping = !/^\.\.\s+(code-block|sourcecode|code|doctest)::/.test(line);
+      continue;
+    }
+    if (skipping && (line.trim() === '' || /^\s/.test(line))) continue;
+    skipping = false;
+    out.push(rstText(line).replace(/::\s*$/, ':'));
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+export function parsePythonFaq(file: string, source: string): CorpusItem[] {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const isRule = (line: string | undefined): boolean => line !== undefined && /^([=\-~^*#"'+`])\1{2,}\s*$/.test(line);
+  const headings: { title: string; at: number; bodyFrom: number }[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '' || /^\s/.test(line) || isRule(line) || !isRule(lines[i + 1])) continue;
+    const overlined = isRule(lines[i - 1]);
+    headings.push({ title: line.trim(), at: overlined ? i - 1 : i, bodyFrom: i + 2 });
+  }
+  const items: CorpusItem[] = [];
+  headings.forEach((h, n) => {
+    const end = n + 1 < headings.length ? headings[n + 1].at : lines.length;
+    const body = rstBody(lines.slice(h.bodyFrom, end));
+    if (body === '') return;
+    items.push(item(`${file}#${h.title}`, rstText(h.title), body));
+  });
+  return items;
+}
+
+function pythonFaq(): Corpus {
+  if (!fs.existsSync(PYTHON_FAQ_DIR)) readInstalled(path.join(PYTHON_FAQ_DIR, 'general.rst.txt'), 'python3-doc');
+  const files = fs
+    .readdirSync(PYTHON_FAQ_DIR)
+    .filter((f) => f.endsWith('.rst.txt') && f !== 'index.rst.txt')
+    .sort();
+  const items = files.flatMap((f) => parsePythonFaq(f.replace(/\.rst\.txt$/, ''), readInstalled(path.join(PYTHON_FAQ_DIR, f), 'python3-doc')));
+  return checked({ name: 'python-faq', source: `python3-doc ${PYTHON_FAQ_DIR}`, tuned: false, items, questions: questionsOf('python-faq.json', VERTICAL) });
+}
+
+// ------------------------------------------------------------------------------------------------
+// git FAQ: AsciiDoc. Each entry is an [[anchor]] line, the question ending in '::', then the
+// answer (continuation paragraphs joined by '+' lines), up to the next anchor or section.
+
+/** AsciiDoc markup to plain text. */
+function asciidocText(text: string): string {
+  return text
+    .replace(/linkgit:([\w-]+)\[(\d)\]/g, '$1($2)')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/(^|\s)_([^_]+)_(?=\s|[.,;:]|$)/g, '$1$2');
+}
+
+export function parseGitFaq(source: string): CorpusItem[] {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const items: CorpusItem[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const anchor = /^\[\[([\w-]+)\]\]$/.exec(lines[i]);
+    if (!anchor) continue;
+    const question = lines[i + 1]?.replace(/::\s*$/, '') ?? '';
+    const body: string[] = [];
+    let j = i + 2;
+    for (; j < lines.length; j++) {
+      const line = lines[j];
+      if (/^\[\[[\w-]+\]\]$/.test(line)) break;
+      // A section heading: a line followed by a rule of dashes as long as it.
+      if (line.trim() !== '' && /^-{3,}$/.test(lines[j + 1] ?? '') && (lines[j + 1] ?? '').length === line.length) break;
+      if (line === '+') body.push('');
+      else if (line === '----') continue;
+      else body.push(line.replace(/^\t/, ''));
+    }
+    items.push(item(anchor[1], asciidocText(question), asciidocText(body.join('\n'))));
+    i = j - 1;
+  }
+  return items;
+}
+
+function gitFaq(): Corpus {
+  const items = parseGitFaq(readInstalled(GIT_FAQ, 'git-doc'));
+  return checked({ name: 'git-faq', source: `git-doc ${GIT_FAQ}`, tuned: false, items, questions: questionsOf('git-faq.json', VERTICAL) });
+}
+
+// ------------------------------------------------------------------------------------------------
+// zlib FAQ: plain text. Entries are numbered ("12. Can zlib handle .Z files?"); the question runs
+// to the first blank line, the answer to the next entry.
+
+export function parseZlibFaq(source: string): CorpusItem[] {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const starts: { n: string; at: number }[] = [];
+  lines.forEach((line, i) => {
+    const m = /^\s?(\d{1,2})\.\s+\S/.exec(line);
+    if (m) starts.push({ n: m[1], at: i });
+  });
+  return starts.map(({ n, at }, k) => {
+    const end = k + 1 < starts.length ? starts[k + 1].at : lines.length;
+    const block = lines.slice(at, end);
+    const blank = block.findIndex((line) => line.trim() === '');
+    const questionLines = blank < 0 ? block : block.slice(0, blank);
+    const question = questionLines.join(' ').replace(/^\s?\d{1,2}\.\s+/, '');
+    const answer = (blank < 0 ? [] : block.slice(blank + 1)).map((line) => line.replace(/^ {4}/, '')).join('\n');
+    return item(n, question, answer);
+  });
+}
+
+function zlibFaq(): Corpus {
+  const items = parseZlibFaq(readInstalled(ZLIB_FAQ, 'zlib1g-dev'));
+  return checked({ name: 'zlib-faq', source: `zlib1g-dev ${ZLIB_FAQ}`, tuned: false, items, questions: questionsOf('zlib-faq.json', VERTICAL) });
+}
+
+// ------------------------------------------------------------------------------------------------
+
+function northwind(): Corpus {
+  return checked({
+    name: 'northwind (tuned on)',
+    source: 'test/fixtures/faq-corpus.ts (made up)',
+    tuned: true,
+    items: FAQ_ITEMS.map(({ key, ...rest }) => ({ key, ...rest })),
+    questions: FAQ_QUESTIONS.map((q) => ({ lang: 'en', q: q.question, expect: [q.expected], vertical: q.vertical })),
+  });
+}
+
+/** The corpora, public ones first; a missing Debian package throws MissingCorpusError naming it. */
+export function loadCorpora(): Corpus[] {
+  return [pythonFaq(), gitFaq(), zlibFaq(), northwind()];
+}

@@ -1,0 +1,227 @@
+/**
+ * Retrieval quality: `npm run eval`.
+ *
+ * Loads each corpus (eval/corpora.ts: three public FAQs from Debian packages, and the made-up
+ * Northwind set earlier work was tuned on) into a real KnowledgeService on a temporary SQLite
+ * database, asks every question of eval/questions/*.json the way the chat pipeline does (the
+ * question's vertical, the pipeline's retrieval options), and prints, per corpus and mode:
+ *  - R@1, R@3: share of answerable questions whose reply cites a right item first / in its first
+ *    three sources (a reply that says "not found" cites nothing, so it counts as a miss);
+ *  - MRR: mean of 1 / rank of the first right source (0 when none is cited);
+ *  - not found: share of the unanswerable questions whose reply cites nothing;
+ *  - calibration: for the replies that cite something, the share whose first source is right,
+ *    per band of the reply's confidence.
+ * Rows per language group (English, other languages) and per language follow.
+ *
+ * Modes: `lexical` (the offline default: BM25 over the postings index, see src/retrieval).
+ *
+ * Knobs: EVAL_MISSES=<corpus name> prints that corpus' misses (question -> first sources), for
+ * working on the corpus one tunes on; EVAL_CORPORA=name,name runs only those corpora.
+ */
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig } from '../src/config/app-config';
+import { openDataSource } from '../src/database/data-source';
+import { KnowledgeService } from '../src/knowledge/knowledge.service';
+import { Corpus, EvalQuestion, loadCorpora, MissingCorpusError } from './corpora';
+
+/** What a reply tells the visitor: the items it cites (best first) and its confidence. */
+interface Reply {
+  sources: string[];
+  confidence: number;
+}
+
+interface Mode {
+  name: string;
+  ask(service: KnowledgeService, question: EvalQuestion): Promise<Reply>;
+}
+
+/** As the chat pipeline retrieves (src/chat/chat.service.ts: the vertical asked in, 4 sources). */
+const LEXICAL: Mode = {
+  name: 'lexical',
+  async ask(service, question) {
+    const retrieval = await service.retrieve(question.q, { vertical: question.vertical, limit: 4 });
+    return { sources: retrieval.sources.map((s) => s.id), confidence: retrieval.coverage };
+  },
+};
+
+const MODES: Mode[] = [LEXICAL];
+
+/** Confidence bands of the calibration table (lower bound inclusive). */
+const BANDS = [0, 0.3, 0.5, 0.7, 0.9];
+
+interface Outcome {
+  corpus: string;
+  tuned: boolean;
+  mode: string;
+  question: EvalQuestion;
+  /** Keys of the cited items, best first. */
+  cited: string[];
+  confidence: number;
+  /** 1-based rank of the first right source; 0 when none. */
+  rank: number;
+  ms: number;
+}
+
+async function runCorpus(corpus: Corpus): Promise<Outcome[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eval-retrieval-'));
+  const dataSource = await openDataSource(loadConfig({}, { dataDir, seedSampleKnowledge: false, databaseUrl: undefined }));
+  const service = new KnowledgeService(dataSource);
+  try {
+    const created = await service.createMany(corpus.items);
+    const keyOf = new Map(created.map((item, i) => [item.id, corpus.items[i].key]));
+    await service.warmSearchCache();
+    const outcomes: Outcome[] = [];
+    for (const mode of MODES) {
+      for (const question of corpus.questions) {
+        const started = performance.now();
+        const reply = await mode.ask(service, question);
+        const ms = performance.now() - started;
+        const cited = reply.sources.map((id) => keyOf.get(id) ?? id);
+        const rank = cited.findIndex((key) => question.expect.includes(key)) + 1;
+        outcomes.push({ corpus: corpus.name, tuned: corpus.tuned, mode: mode.name, question, cited, confidence: reply.confidence, rank, ms });
+      }
+    }
+    return outcomes;
+  } finally {
+    await service.onModuleDestroy();
+    await dataSource.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Figures
+
+interface Figures {
+  answerable: number;
+  r1: number;
+  r3: number;
+  mrr: number;
+  unanswerable: number;
+  notFound: number;
+}
+
+function figuresOf(outcomes: Outcome[]): Figures {
+  const answerable = outcomes.filter((o) => o.question.expect.length > 0);
+  const unanswerable = outcomes.filter((o) => o.question.expect.length === 0);
+  const share = (part: number, whole: number) => (whole === 0 ? NaN : part / whole);
+  return {
+    answerable: answerable.length,
+    r1: share(answerable.filter((o) => o.rank === 1).length, answerable.length),
+    r3: share(answerable.filter((o) => o.rank >= 1 && o.rank <= 3).length, answerable.length),
+    mrr: share(answerable.reduce((sum, o) => sum + (o.rank > 0 ? 1 / o.rank : 0), 0), answerable.length),
+    unanswerable: unanswerable.length,
+    notFound: share(unanswerable.filter((o) => o.cited.length === 0).length, unanswerable.length),
+  };
+}
+
+const fmt = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(2));
+
+function row(label: string, mode: string, f: Figures): string {
+  return `| ${label} | ${mode} | ${f.answerable} | ${fmt(f.r1)} | ${fmt(f.r3)} | ${fmt(f.mrr)} | ${f.unanswerable} | ${fmt(f.notFound)} |`;
+}
+
+const TABLE_HEAD = ['| corpus / questions | mode | answerable | R@1 | R@3 | MRR | unanswerable | not found |', '|---|---|---:|---:|---:|---:|---:|---:|'];
+
+function calibration(outcomes: Outcome[]): string[] {
+  const lines = ['| confidence | replies citing a source | first source right | accuracy |', '|---|---:|---:|---:|'];
+  const answered = outcomes.filter((o) => o.cited.length > 0);
+  for (let b = 0; b < BANDS.length; b++) {
+    const lo = BANDS[b];
+    const hi = b + 1 < BANDS.length ? BANDS[b + 1] : Infinity;
+    const inBand = answered.filter((o) => o.confidence >= lo && o.confidence < hi);
+    const right = inBand.filter((o) => o.rank === 1).length;
+    const label = hi === Infinity ? `>= ${lo.toFixed(1)}` : `${lo.toFixed(1)}–${hi.toFixed(1)}`;
+    lines.push(`| ${label} | ${inBand.length} | ${right} | ${fmt(inBand.length ? right / inBand.length : NaN)} |`);
+  }
+  const high = answered.filter((o) => o.confidence >= 0.7);
+  const notFound = outcomes.filter((o) => o.cited.length === 0);
+  lines.push(`| (>= 0.7 together) | ${high.length} | ${high.filter((o) => o.rank === 1).length} | ${fmt(high.length ? high.filter((o) => o.rank === 1).length / high.length : NaN)} |`);
+  lines.push('', `Replies that cite nothing ("not found"): ${notFound.length}, of which ${notFound.filter((o) => o.question.expect.length === 0).length} to unanswerable questions.`);
+  return lines;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function report(corpora: Corpus[], outcomes: Outcome[]): string {
+  const out: string[] = ['# Retrieval evaluation (`npm run eval`)', ''];
+  out.push('Corpora:');
+  for (const c of corpora) out.push(`- ${c.name}: ${c.items.length} items from ${c.source}; ${c.questions.length} questions${c.tuned ? ' (ranking was tuned on it)' : ''}`);
+  out.push('', '## Per corpus', '', ...TABLE_HEAD);
+  for (const mode of MODES) {
+    const ofMode = outcomes.filter((o) => o.mode === mode.name);
+    for (const c of corpora) {
+      const own = ofMode.filter((o) => o.corpus === c.name);
+      out.push(row(c.name, mode.name, figuresOf(own)));
+      if (own.some((o) => o.question.lang !== 'en')) {
+        out.push(row(`  ${c.name}: English`, mode.name, figuresOf(own.filter((o) => o.question.lang === 'en'))));
+        out.push(row(`  ${c.name}: other languages`, mode.name, figuresOf(own.filter((o) => o.question.lang !== 'en'))));
+      }
+    }
+    const held = ofMode.filter((o) => !o.tuned);
+    out.push(row('**public FAQs together**', mode.name, figuresOf(held)));
+    out.push(row('  English', mode.name, figuresOf(held.filter((o) => o.question.lang === 'en'))));
+    out.push(row('  other languages', mode.name, figuresOf(held.filter((o) => o.question.lang !== 'en'))));
+  }
+
+  for (const mode of MODES) {
+    const held = outcomes.filter((o) => o.mode === mode.name && !o.tuned);
+    out.push('', `## Per language (public FAQs, ${mode.name})`, '', ...TABLE_HEAD);
+    const langs = [...new Set(held.map((o) => o.question.lang))].sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
+    for (const lang of langs) out.push(row(lang, mode.name, figuresOf(held.filter((o) => o.question.lang === lang))));
+  }
+
+  for (const mode of MODES) {
+    const ofMode = outcomes.filter((o) => o.mode === mode.name);
+    out.push('', `## Calibration (${mode.name}, public FAQs)`, '', ...calibration(ofMode.filter((o) => !o.tuned)));
+    out.push('', `## Calibration (${mode.name}, all corpora)`, '', ...calibration(ofMode));
+    const ms = ofMode.map((o) => o.ms);
+    out.push('', `Retrieval time (${mode.name}, small corpora, informative only): p50 ${percentile(ms, 50).toFixed(1)} ms, p95 ${percentile(ms, 95).toFixed(1)} ms.`);
+  }
+
+  const wanted = process.env.EVAL_MISSES;
+  if (wanted) {
+    out.push('', `## Misses (${wanted})`, '');
+    for (const o of outcomes.filter((x) => x.corpus.startsWith(wanted))) {
+      const answerable = o.question.expect.length > 0;
+      if (answerable ? o.rank === 1 : o.cited.length === 0) continue;
+      out.push(`- [${o.mode}] (${o.question.lang}) ${o.question.q}\n    expected ${answerable ? o.question.expect.join(' | ') : 'not found'}; got (${o.confidence.toFixed(2)}) ${o.cited.slice(0, 3).join(' | ') || 'not found'}`);
+    }
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(['error']);
+  let corpora: Corpus[];
+  try {
+    corpora = loadCorpora();
+  } catch (error) {
+    if (error instanceof MissingCorpusError) {
+      process.stderr.write(`npm run eval: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const only = process.env.EVAL_CORPORA?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (only?.length) corpora = corpora.filter((c) => only.some((name) => c.name.startsWith(name)));
+  const outcomes: Outcome[] = [];
+  for (const corpus of corpora) {
+    process.stderr.write(`[eval] ${corpus.name}: ${corpus.items.length} items, ${corpus.questions.length} questions\n`);
+    outcomes.push(...(await runCorpus(corpus)));
+  }
+  process.stdout.write(`${report(corpora, outcomes)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
