@@ -26,12 +26,21 @@ import { Logger } from '@nestjs/common';
 import { loadConfig } from '../src/config/app-config';
 import { openDataSource } from '../src/database/data-source';
 import { KnowledgeService } from '../src/knowledge/knowledge.service';
+import type { RankedItem, RelevanceParams } from '../src/retrieval/relevance';
 import { Corpus, EvalQuestion, loadCorpora, MissingCorpusError } from './corpora';
 
 /** What a reply tells the visitor: the items it cites (best first) and its confidence. */
 interface Reply {
   sources: string[];
   confidence: number;
+  /** The ranked items with their features (EVAL_DUMP). */
+  candidates?: RankedItem[];
+}
+
+/** EVAL_RELEVANCE='{"titleBonus":0.8}' tries other ranking parameters; EVAL_DUMP asks for the candidates. */
+function tuning(): { relevance?: Partial<RelevanceParams>; explain?: boolean } {
+  const relevance = process.env.EVAL_RELEVANCE ? (JSON.parse(process.env.EVAL_RELEVANCE) as Partial<RelevanceParams>) : undefined;
+  return { relevance, explain: Boolean(process.env.EVAL_DUMP) };
 }
 
 interface Mode {
@@ -43,8 +52,8 @@ interface Mode {
 const LEXICAL: Mode = {
   name: 'lexical',
   async ask(service, question) {
-    const retrieval = await service.retrieve(question.q, { vertical: question.vertical, limit: 4 });
-    return { sources: retrieval.sources.map((s) => s.id), confidence: retrieval.coverage };
+    const retrieval = await service.retrieve(question.q, { vertical: question.vertical, limit: 4, ...tuning() });
+    return { sources: retrieval.sources.map((s) => s.id), confidence: retrieval.confidence, candidates: retrieval.candidates };
   },
 };
 
@@ -64,6 +73,8 @@ interface Outcome {
   /** 1-based rank of the first right source; 0 when none. */
   rank: number;
   ms: number;
+  /** EVAL_DUMP: the ranked candidates, their keys and whether each is right. */
+  candidates?: (Omit<RankedItem, 'chunks'> & { key: string; right: boolean })[];
 }
 
 async function runCorpus(corpus: Corpus): Promise<Outcome[]> {
@@ -82,7 +93,11 @@ async function runCorpus(corpus: Corpus): Promise<Outcome[]> {
         const ms = performance.now() - started;
         const cited = reply.sources.map((id) => keyOf.get(id) ?? id);
         const rank = cited.findIndex((key) => question.expect.includes(key)) + 1;
-        outcomes.push({ corpus: corpus.name, tuned: corpus.tuned, mode: mode.name, question, cited, confidence: reply.confidence, rank, ms });
+        const candidates = reply.candidates?.map(({ chunks: _chunks, ...c }) => {
+          const key = keyOf.get(c.itemId) ?? c.itemId;
+          return { ...c, key, right: question.expect.includes(key) };
+        });
+        outcomes.push({ corpus: corpus.name, tuned: corpus.tuned, mode: mode.name, question, cited, confidence: reply.confidence, rank, ms, candidates });
       }
     }
     return outcomes;
@@ -218,6 +233,7 @@ async function main(): Promise<void> {
     process.stderr.write(`[eval] ${corpus.name}: ${corpus.items.length} items, ${corpus.questions.length} questions\n`);
     outcomes.push(...(await runCorpus(corpus)));
   }
+  if (process.env.EVAL_DUMP) fs.writeFileSync(process.env.EVAL_DUMP, JSON.stringify(outcomes, null, 1));
   process.stdout.write(`${report(corpora, outcomes)}\n`);
 }
 

@@ -160,9 +160,10 @@ export class ChatService implements BeforeApplicationShutdown {
     return {
       response: text,
       executionTime: Math.round(performance.now() - started),
-      // Confidence = the share of the question's content words that the retrieved passages cover
-      // (0 when nothing matched). It says how well the answer is grounded, not how fluent it is.
-      confidence: Math.round(retrieval.coverage * 100) / 100,
+      // Confidence = the estimated probability that the first source answers the question
+      // (src/retrieval/relevance.ts, calibrated by `npm run eval`); for "not found", that of the
+      // best item below the relevance floor. It says how well grounded the answer is, not how fluent.
+      confidence: Math.round(retrieval.confidence * 100) / 100,
       vertical: request.vertical,
       agentsInvolved: [agent.agentId],
       a2aCompliant: false,

@@ -32,7 +32,7 @@
  * version changes.
  */
 
-import { isStopWord } from './query-terms';
+import { isStopWord } from '../retrieval/query-terms';
 
 // Declared, then exported: the loops here read local constants, not `exports.X` (what TypeScript
 // emits for a use of an `export const` in its own module).
@@ -104,6 +104,8 @@ interface ScopeImpacts {
   impact: Float64Array;
   /** Highest impact per block. */
   maxImpact: Float64Array;
+  /** The term's IDF in the scope (0 when no chunk of the scope contains it). */
+  idf: number;
 }
 
 /**
@@ -254,7 +256,7 @@ function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
     }
     maxImpact[i] = max;
   }
-  const result = { impact, maxImpact };
+  const result = { impact, maxImpact, idf: weight };
   p.scopes.set(key, result);
   return result;
 }
@@ -813,6 +815,17 @@ const READ_ATTEMPTS = 3;
 
 type SearchHit = ChunkRow & { score: number; matchedTerms: string[] };
 
+/** What searchPostings returns. */
+export interface SearchOutcome {
+  hits: SearchHit[];
+  /**
+   * Per query word (StemmedQuery.words): the IDF of its index term in the scoring scope, the
+   * highest when it has several; the IDF of a term no chunk holds (df 0) when the corpus does not
+   * know the word; 0 when it has no index term (a stop word of the engine).
+   */
+  wordIdf: number[];
+}
+
 /**
  * Ranks `query`. A warm search (every term and block cached) ranks from the cache at once and
  * makes one statement: the winners' rows together with the statistics, which must still carry
@@ -826,8 +839,8 @@ export async function searchPostings(
   cache: SearchCache,
   query: StemmedQuery,
   options: PostingsSearchOptions,
-): Promise<SearchHit[]> {
-  if (query.terms.length === 0) return [];
+): Promise<SearchOutcome> {
+  if (query.terms.length === 0) return { hits: [], wordIdf: query.words.map(() => 0) };
   const warm = cachedInputs(cache, query);
   if (warm) {
     const ranked = rank(warm, query, options);
@@ -884,7 +897,7 @@ export async function searchPostings(
   }
 
   const ranked = rank({ stats, postings, chunks }, query, options);
-  if (ranked.hits.length === 0) return [];
+  if (ranked.hits.length === 0) return { hits: [], wordIdf: ranked.wordIdf };
   return assemble(ranked, (await reader.chunks(ranked.hits.map((h) => h.chunkId), options.withText)).rows, query);
 }
 
@@ -921,10 +934,20 @@ function cachedInputs(cache: SearchCache, query: StemmedQuery): RankInputs | und
   return { stats, postings, chunks };
 }
 
-/** The top `options.limit` chunks (topK), with the query words each matched. */
-function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOptions): { hits: TopKHit[]; wordsOf: number[][] } {
+/** What rank() found: the top chunks and, per query word, what the scorer knows of it. */
+interface Ranked {
+  hits: TopKHit[];
+  /** Per scoring term (TopKHit.terms), the query words (indexes) it stands for. */
+  wordsOf: number[][];
+  /** Per query word: its IDF (the highest of its terms'; see SearchOutcome.wordIdf). */
+  wordIdf: number[];
+}
+
+/** The top `options.limit` chunks (topK), with the query words each matched and their IDF. */
+function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOptions): Ranked {
   const { stats, postings, chunks } = inputs;
-  const none = { hits: [], wordsOf: [] };
+  const wordIdf = query.words.map(() => 0);
+  const none = { hits: [], wordsOf: [], wordIdf };
   if (options.vertical !== undefined && !stats.some((s) => s.vertical === options.vertical)) return none;
   const scope = collectionStats(stats, options.vertical);
   const basis = options.scopedStatistics ? scope : collectionStats(stats);
@@ -932,14 +955,20 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
 
   const scoring: ScoringTerm[] = [];
   const wordsOf: number[][] = [];
+  // A term no chunk contains is as rare as a term can be: the IDF of df 0 (it weighs in the
+  // share of the question a passage covers, though it scores nothing).
+  const unseen = idf(options.formula, basis.n, 0);
   for (const t of query.terms) {
     const p = postings.get(t.term);
-    if (!p || p.df === 0) continue;
+    if (!p || p.df === 0) {
+      for (const w of t.words) wordIdf[w] = Math.max(wordIdf[w], unseen);
+      continue;
+    }
     scoring.push({ postings: p, weight: t.weight });
     wordsOf.push(t.words);
   }
   if (scoring.length === 0) return none;
-  const hits = topK(scoring, {
+  const topKOptions: TopKOptions = {
     limit: options.limit,
     code: scope.code ?? -1,
     dfCode: options.scopedStatistics ? (scope.code ?? -1) : -1,
@@ -947,12 +976,18 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
     avgdl: Math.max(basis.avgdl, options.avgdlFloor),
     formula: options.formula,
     chunks,
+  };
+  const hits = topK(scoring, topKOptions);
+  scoring.forEach((term, i) => {
+    // Computed (and cached) by topK for this scope already.
+    const value = impactsOf(term.postings, topKOptions).idf;
+    for (const w of wordsOf[i]) wordIdf[w] = Math.max(wordIdf[w], value > 0 ? value : unseen);
   });
-  return { hits, wordsOf };
+  return { hits, wordsOf, wordIdf };
 }
 
 /** The hits whose rows were fetched, in rank order, with their rows and matched words. */
-function assemble(ranked: { hits: TopKHit[]; wordsOf: number[][] }, fetched: ChunkRow[], query: StemmedQuery): SearchHit[] {
+function assemble(ranked: Ranked, fetched: ChunkRow[], query: StemmedQuery): SearchOutcome {
   const rows = new Map(fetched.map((r) => [Number(r.chunkId), r]));
   const result: SearchHit[] = [];
   for (const hit of ranked.hits) {
@@ -970,7 +1005,7 @@ function assemble(ranked: { hits: TopKHit[]; wordsOf: number[][] }, fetched: Chu
       matchedTerms: [...words].sort((a, b) => a - b).map((w) => query.words[w]),
     });
   }
-  return result;
+  return { hits: result, wordIdf: ranked.wordIdf };
 }
 
 // ------------------------------------------------------------------------------------------------

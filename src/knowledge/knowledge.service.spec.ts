@@ -17,7 +17,7 @@ import { KnowledgeItem } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
 import { KnowledgeItemInput, KnowledgeService } from './knowledge.service';
 import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './bm25';
-import { analyseQuery } from './query-terms';
+import { analyseQuery } from '../retrieval/query-terms';
 import { createKnowledgeSearchIndex } from './search-index';
 import { KnowledgeSearchPostgres1732190600000 } from '../database/migrations/postgres/1732190600000-knowledge-search';
 import { KnowledgeSearchSqlite1732190600000 } from '../database/migrations/sqlite/1732190600000-knowledge-search';

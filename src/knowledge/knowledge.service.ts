@@ -3,9 +3,8 @@
  *
  * Every write re-chunks the item and replaces its chunks in the same transaction as the item row,
  * so the search index never holds passages of a deleted or outdated item. Retrieval searches
- * chunks (BM25, see search-index.ts) but answers per ITEM: chunk scores are folded into one item
- * score (best chunk plus a damped share of the next ones), because citations are per item and a
- * long item split into many chunks should neither drown the others nor be penalised for its size.
+ * chunks (BM25, see search-index.ts) but answers per ITEM, with a relevance floor and a calibrated
+ * confidence: see src/retrieval/relevance.ts.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -18,7 +17,8 @@ import { KnowledgeAttachment } from './knowledge-attachment.entity';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
-import { analyseQuery } from './query-terms';
+import { analyseQuery } from '../retrieval/query-terms';
+import { citable, DEFAULT_RELEVANCE, EXPANSION_WEIGHT, rankItems as rankAnswers, RankedItem as RankedAnswer, RelevanceParams } from '../retrieval/relevance';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmReport } from './search-index';
 import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
@@ -88,21 +88,34 @@ export interface RetrieveOptions {
   passagesPerItem?: number;
   /** Also search related words from the support thesaurus (default true). */
   expand?: boolean;
+  /** Ranking parameters other than the defaults (the evaluation tries them; see relevance.ts). */
+  relevance?: Partial<RelevanceParams>;
+  /** Also return the ranked candidates, floor or not (Retrieval.candidates; for the evaluation). */
+  explain?: boolean;
 }
 
 export interface Retrieval {
-  /** Items, best first. */
+  /** Items that clear the relevance floor, best first (none: "not found"). */
   sources: KnowledgeSource[];
   /** The chosen passages, grouped by item in `sources` order, each item's in document order. */
   passages: KnowledgePassage[];
   /**
-   * 0..1: the share of the question's content terms (extractQueryTerms) that occur, stemmed, in
-   * at least one of `passages`. 0 when the question has no content terms or nothing matched. The
-   * chat pipeline reports it as the reply's `confidence`.
+   * 0..1: the estimated probability that the first source answers the question (relevance.ts,
+   * confidenceOf); for a "not found", that of the best item below the floor (0 when nothing
+   * matched at all). The chat pipeline reports it as the reply's `confidence`.
+   */
+  confidence: number;
+  /** Whether anything cleared the relevance floor (sources is not empty). */
+  answered: boolean;
+  /**
+   * 0..1: the IDF-weighted share of the question's content terms that the first source (or, when
+   * nothing cleared the floor, the best item) covers, related words counting half.
    */
   coverage: number;
   /** The content terms the question was reduced to. */
   terms: string[];
+  /** With `explain`: the best ranked items (at most 30), whether they cleared the floor or not. */
+  candidates?: RankedAnswer[];
 }
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
@@ -114,17 +127,10 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
   tags: 20,
 });
 
-/**
- * Weight of a thesaurus word (support-thesaurus.ts) relative to the visitor's own words: its BM25
- * contribution (its IDF) is multiplied by this, in the same ranking as the visitor's words.
- */
-const EXPANSION_WEIGHT = 0.5;
-/** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
-const NEXT_CHUNK_DAMPING = 0.3;
-/** Chunks beyond this many per item add nothing to its score. */
-const CHUNKS_PER_ITEM_SCORED = 3;
-/** Sources scoring below this fraction of the best item are noise, not citations. */
-const MIN_RELATIVE_SCORE = 0.1;
+/** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it (admin list). */
+const NEXT_CHUNK_DAMPING = DEFAULT_RELEVANCE.nextChunkDamping;
+/** Chunks beyond this many per item add nothing to its score (admin list). */
+const CHUNKS_PER_ITEM_SCORED = DEFAULT_RELEVANCE.chunksPerItem;
 /** Chunks fetched from the index before grouping by item. */
 const RETRIEVAL_CANDIDATES = 200;
 /** Chunks fetched when the admin list is searched (ranking every matching item). */
@@ -170,7 +176,7 @@ function clampInt(value: number | undefined, fallback: number, min: number, max:
   return Math.min(max, Math.max(min, Math.floor(value)));
 }
 
-/** Groups chunks by item and scores each item: best chunk + damped share of its next best. */
+/** Groups chunks by item and scores each item: best chunk + damped share of its next best (the admin list's order). */
 export function rankItems(chunks: ScoredChunk[]): RankedItem[] {
   const byItem = new Map<string, RankedItem>();
   for (const chunk of chunks) {
@@ -389,26 +395,30 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** The items (and their best passages) that answer `query`; see Retrieval. */
   async retrieve(query: string, options: RetrieveOptions = {}): Promise<Retrieval> {
-    const { terms } = analyseQuery(query);
-    const empty: Retrieval = { sources: [], passages: [], coverage: 0, terms };
+    const { terms, expansions: related } = analyseQuery(query);
+    const empty: Retrieval = { sources: [], passages: [], confidence: 0, answered: false, coverage: 0, terms };
     if (terms.length === 0) return empty;
     const limit = clampInt(options.limit, 4, 1, 20);
     const perItem = clampInt(options.passagesPerItem, 2, 1, 10);
+    const params = { ...DEFAULT_RELEVANCE, ...options.relevance };
 
     // The candidates without their text: only the passages chosen below need it.
-    const chunks = await this.searchChunks(query, options.vertical, RETRIEVAL_CANDIDATES, options.expand ?? true, false);
-    const ranked = rankItems(chunks);
-    if (ranked.length === 0 || !(ranked[0].score > 0)) return empty;
+    const expansions = options.expand === false ? [] : related;
+    const found = await this.index.searchScored(
+      [...terms.map((text) => ({ text, weight: 1 })), ...expansions.map((e) => ({ text: e.term, weight: EXPANSION_WEIGHT }))],
+      { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES, text: false },
+    );
+    const ranked = rankAnswers(found.chunks, { terms, expansions, idf: found.wordIdf }, params);
+    const candidates = options.explain ? { candidates: ranked.slice(0, 30) } : {};
+    if (ranked.length === 0) return { ...empty, ...candidates };
+    const top = citable(ranked, limit, params);
+    if (top.length === 0) return { ...empty, confidence: round(ranked[0].confidence), coverage: round(ranked[0].coverage), ...candidates };
 
-    const best = ranked[0].score;
-    const top = ranked.slice(0, limit).filter((item) => item.score / best >= MIN_RELATIVE_SCORE);
     const bestChunk = Math.max(...top.map((item) => item.chunks[0].score));
-    const covered = new Set<string>();
     const passages: KnowledgePassage[] = [];
     for (const item of top) {
       const chosen = item.chunks.slice(0, perItem).sort((a, b) => a.ord - b.ord);
       for (const chunk of chosen) {
-        chunk.matchedTerms.forEach((t) => covered.add(t));
         passages.push({
           itemId: chunk.itemId,
           chunkId: chunk.chunkId,
@@ -419,12 +429,16 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       }
     }
     const texts = await this.chunkTexts(passages.map((p) => p.chunkId));
+    const best = top[0].relevance;
     return {
-      sources: top.map((item) => ({ id: item.itemId, title: item.title, score: round(item.score / best) })),
+      sources: top.map((item) => ({ id: item.itemId, title: item.title, score: round(best > 0 ? item.relevance / best : 0) })),
       // A chunk deleted since it was ranked has no text to quote.
       passages: passages.filter((p) => texts.has(p.chunkId)).map((p) => ({ ...p, text: texts.get(p.chunkId) as string })),
-      coverage: round(covered.size / terms.length),
+      confidence: round(top[0].confidence),
+      answered: true,
+      coverage: round(top[0].coverage),
       terms,
+      ...candidates,
     };
   }
 
@@ -432,7 +446,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
    * Chunks for `query`, best first: BM25 over the visitor's own terms plus EXPANSION_WEIGHT x BM25
    * over related thesaurus words, ranked together in one pass of the index (the `limit` best by
    * that sum, exactly). A chunk matched through a related word counts as matching the visitor's
-   * term it stands in for (so coverage credits "money back" found as "refund").
+   * term it stands in for.
    */
   private async searchChunks(query: string, vertical: string | undefined, limit: number, expand: boolean, text = true): Promise<ScoredChunk[]> {
     const { terms, expansions } = analyseQuery(query);

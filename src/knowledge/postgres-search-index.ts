@@ -16,10 +16,10 @@
  *    a stem counts once however many words give it.
  */
 import type { DataSource } from 'typeorm';
-import { extractQueryTerms } from './query-terms';
+import { extractQueryTerms } from '../retrieval/query-terms';
 import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, PostingsReader, StemmedQuery } from './bm25';
 import { PostingsSearchIndex } from './postings-search-index';
-import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
+import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index';
 
 /** Words whose stems are remembered (the 'english' configuration never changes them). */
 const STEM_MEMO_SIZE = 20_000;
@@ -51,8 +51,19 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
   }
 
   async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
-    const words = (typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query).filter((w) => w.weight > 0);
-    if (words.length === 0) return [];
+    const words = typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query;
+    return (await this.searchScored(words, options)).chunks;
+  }
+
+  async searchScored(query: WeightedTerm[], options: SearchOptions): Promise<ScoredSearch> {
+    const positive = query.map((w, i) => ({ w, i })).filter(({ w }) => w.weight > 0);
+    const words = positive.map(({ w }) => w);
+    const byQuery = (found: ScoredSearch): ScoredSearch => {
+      const wordIdf = query.map(() => 0);
+      positive.forEach(({ i }, k) => (wordIdf[i] = found.wordIdf[k] ?? 0));
+      return { chunks: found.chunks, wordIdf };
+    };
+    if (words.length === 0) return byQuery({ chunks: [], wordIdf: [] });
     let reader = this.reader;
     const unknown = this.unknownWords(words.map((w) => w.text));
     if (unknown.length > 0) {
@@ -63,8 +74,8 @@ export class PostgresSearchIndex extends PostingsSearchIndex implements Knowledg
       reader = this.primedReader(primed);
     }
     const stemmed = this.stemQuery(words);
-    if (stemmed.terms.length === 0) return [];
-    return this.searchStemmed(reader, stemmed, options);
+    if (stemmed.terms.length === 0) return byQuery({ chunks: [], wordIdf: [] });
+    return byQuery(await this.searchStemmed(reader, stemmed, options));
   }
 
   /** The distinct words whose stems are not remembered (all of them when the memo is full and starts over). */

@@ -18,7 +18,7 @@ import {
   StemmedQuery,
   WarmReport,
 } from './bm25';
-import type { ScoredChunk, SearchOptions } from './search-index';
+import type { ScoredSearch, SearchOptions } from './search-index';
 
 /** Memory for what searches read (postings, 5 bytes each, their impacts, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
@@ -59,7 +59,7 @@ export abstract class PostingsSearchIndex {
   }
 
   /** Ranks `query` through `reader` (this.reader, or one a dialect primed) and the cache. */
-  protected async searchStemmed(reader: PostingsReader, query: StemmedQuery, options: SearchOptions): Promise<ScoredChunk[]> {
+  protected async searchStemmed(reader: PostingsReader, query: StemmedQuery, options: SearchOptions): Promise<ScoredSearch> {
     const result = await searchPostings(reader, this.cache, query, {
       ...this.scoring,
       vertical: options.vertical,
@@ -68,7 +68,7 @@ export abstract class PostingsSearchIndex {
     });
     // A write (here or by another process) emptied the cache: fill it again in the background.
     if (this.cache.hasDropped()) this.warmer.schedule();
-    return result;
+    return { chunks: result.hits, wordIdf: result.wordIdf };
   }
 
   /** In ONE statement: statistics, postings of `terms`, chunk records of `blocks` (PostingsReader.read). */

@@ -45,7 +45,20 @@ export interface ScoredChunk {
   matchedTerms: string[];
 }
 
+/** A search with what the scorer knows of the query's words (see searchScored). */
+export interface ScoredSearch {
+  chunks: ScoredChunk[];
+  /**
+   * Per query word (in the order given): the IDF of its index term in the scope searched (the
+   * IDF of a term no chunk contains when the corpus does not know the word; 0 for a word the
+   * engine drops). Lets callers weigh which of the question's words a passage covers.
+   */
+  wordIdf: number[];
+}
+
 export interface KnowledgeSearchIndex {
+  /** search(), also returning the IDF of each query word (ScoredSearch.wordIdf). */
+  searchScored(query: WeightedTerm[], options: SearchOptions): Promise<ScoredSearch>;
   /**
    * Chunks matching any of the terms, best first, scored by the weighted sum of the terms' BM25
    * contributions, in one pass (the `limit` best by that sum, exactly). A string query is reduced
@@ -66,6 +79,7 @@ export interface KnowledgeSearchIndex {
 }
 
 export type { WarmReport };
+
 
 /** The index for the data source's dialect. */
 export function createKnowledgeSearchIndex(dataSource: DataSource): KnowledgeSearchIndex {

@@ -9,10 +9,10 @@
  * stemmer, checked against FTS5 by the spec. Visitor input only ever becomes bound parameters.
  */
 import type { DataSource } from 'typeorm';
-import { extractQueryTerms } from './query-terms';
+import { extractQueryTerms } from '../retrieval/query-terms';
 import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, StemmedQuery } from './bm25';
 import { PostingsSearchIndex } from './postings-search-index';
-import type { KnowledgeSearchIndex, ScoredChunk, SearchOptions, WeightedTerm } from './search-index';
+import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index';
 /** Chunk ids per IN list of the final fetch. */
 const MAX_IN_LIST = 500;
 
@@ -24,8 +24,12 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
 
   async search(query: string | WeightedTerm[], options: SearchOptions): Promise<ScoredChunk[]> {
     const words = typeof query === 'string' ? extractQueryTerms(query).map((text) => ({ text, weight: 1 })) : query;
+    return (await this.searchScored(words, options)).chunks;
+  }
+
+  async searchScored(words: WeightedTerm[], options: SearchOptions): Promise<ScoredSearch> {
     const stemmed = stemQuery(words);
-    if (stemmed.terms.length === 0) return [];
+    if (stemmed.terms.length === 0) return { chunks: [], wordIdf: words.map(() => 0) };
     return this.searchStemmed(this.reader, stemmed, options);
   }
 

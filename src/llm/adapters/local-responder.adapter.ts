@@ -4,7 +4,7 @@
  * under the title of the knowledge item they come from, and says plainly when nothing matched.
  * It streams its answer in small word groups like a vendor model would.
  */
-import { extractQueryTerms } from '../../knowledge/query-terms';
+import { extractQueryTerms } from '../../retrieval/query-terms';
 import { countMessageTokens, countTokens } from '../token-counter';
 import { LlmChunk, LlmError, LlmPassage, LlmProvider, LlmRequest } from '../llm.types';
 

@@ -1,0 +1,135 @@
+/**
+ * How the ranking weights and the confidence of src/retrieval/relevance.ts were chosen.
+ *
+ *   EVAL_DUMP=/tmp/eval.json npm run eval && npx ts-node --transpile-only eval/fit-confidence.ts /tmp/eval.json
+ *
+ * Reads the candidates `npm run eval` dumped (each question's best items with their features)
+ * and, on the corpora it tunes on (EVAL_TUNE_ON, default the Python FAQ and Northwind; the git and
+ * zlib FAQs are held out):
+ *  1. grid-searches the ranking weights (titleBonus, coverageBonus) for the best mean of R@1 and
+ *     MRR before any floor, and prints the held-out corpora's figures for the chosen weights;
+ *  2. fits the confidence, a logistic regression of "the first item is right" (unanswerable
+ *     questions: never) on the first item's coverage, title coverage and lead over the second;
+ *  3. prints the accuracy per confidence band on the tuning and on the held-out corpora.
+ */
+import * as fs from 'node:fs';
+
+interface Candidate {
+  key: string;
+  right: boolean;
+  bm25Norm: number;
+  coverage: number;
+  titleCoverage: number;
+}
+interface Outcome {
+  corpus: string;
+  question: { q: string; lang: string; expect: string[] };
+  candidates?: Candidate[];
+}
+
+const outcomes: Outcome[] = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const tuneOn = (process.env.EVAL_TUNE_ON ?? 'python-faq,northwind').split(',');
+const isTuning = (o: Outcome) => tuneOn.some((name) => o.corpus.startsWith(name));
+
+function ranked(o: Outcome, title: number, coverage: number): (Candidate & { relevance: number })[] {
+  return (o.candidates ?? []).map((c) => ({ ...c, relevance: c.bm25Norm + title * c.titleCoverage + coverage * c.coverage })).sort((a, b) => b.relevance - a.relevance);
+}
+
+function quality(set: Outcome[], title: number, coverage: number): { r1: number; r3: number; mrr: number } {
+  const answerable = set.filter((o) => o.question.expect.length > 0);
+  let r1 = 0;
+  let r3 = 0;
+  let mrr = 0;
+  for (const o of answerable) {
+    const rank = ranked(o, title, coverage).findIndex((c) => c.right) + 1;
+    if (rank === 1) r1++;
+    if (rank >= 1 && rank <= 3) r3++;
+    if (rank > 0) mrr += 1 / rank;
+  }
+  const n = answerable.length || 1;
+  return { r1: r1 / n, r3: r3 / n, mrr: mrr / n };
+}
+
+const tuning = outcomes.filter(isTuning);
+const held = outcomes.filter((o) => !isTuning(o));
+let best = { title: 0, coverage: 0, score: -1 };
+for (let title = 0; title <= 3.001; title += 0.25) {
+  for (let coverage = 0; coverage <= 3.001; coverage += 0.25) {
+    const q = quality(tuning, title, coverage);
+    const score = (q.r1 + q.mrr) / 2;
+    if (score > best.score + 1e-9) best = { title, coverage, score };
+  }
+}
+const fmt = (q: { r1: number; r3: number; mrr: number }) => `R@1 ${q.r1.toFixed(3)} R@3 ${q.r3.toFixed(3)} MRR ${q.mrr.toFixed(3)}`;
+console.log(`ranking weights: titleBonus ${best.title}, coverageBonus ${best.coverage}`);
+console.log(`  tuning (${tuneOn.join(', ')}): ${fmt(quality(tuning, best.title, best.coverage))}  (0/0: ${fmt(quality(tuning, 0, 0))})`);
+console.log(`  held out:                 ${fmt(quality(held, best.title, best.coverage))}  (0/0: ${fmt(quality(held, 0, 0))})`);
+for (const corpus of [...new Set(outcomes.map((o) => o.corpus))]) {
+  const own = outcomes.filter((o) => o.corpus === corpus);
+  console.log(`  ${corpus}: ${fmt(quality(own, best.title, best.coverage))}  (0/0: ${fmt(quality(own, 0, 0))})`);
+}
+
+/** Features of the first item: coverage, title coverage, lead over the second. */
+function features(o: Outcome): { x: number[]; y: number } | undefined {
+  const list = ranked(o, best.title, best.coverage);
+  if (list.length === 0) return undefined;
+  const [first, second] = list;
+  const lead = second && first.relevance > 0 ? 1 - second.relevance / first.relevance : 1;
+  return { x: [first.coverage, first.titleCoverage, lead], y: first.right ? 1 : 0 };
+}
+
+const train = tuning.map(features).filter((f): f is { x: number[]; y: number } => f !== undefined);
+const w = [0, 0, 0, 0];
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const predict = (x: number[]) => sigmoid(w[0] + w[1] * x[0] + w[2] * x[1] + w[3] * x[2]);
+for (let epoch = 0; epoch < 20000; epoch++) {
+  const grad = [0, 0, 0, 0];
+  for (const { x, y } of train) {
+    const err = predict(x) - y;
+    grad[0] += err;
+    for (let k = 0; k < 3; k++) grad[k + 1] += err * x[k];
+  }
+  for (let k = 0; k < 4; k++) w[k] -= (0.5 * grad[k]) / train.length + 0.0005 * (k > 0 ? w[k] : 0);
+}
+console.log(`confidence fit: bias ${w[0].toFixed(2)}, coverage ${w[1].toFixed(2)}, title ${w[2].toFixed(2)}, lead ${w[3].toFixed(2)}`);
+
+function bands(label: string, set: Outcome[]): void {
+  const rows = set.map(features).filter((f): f is { x: number[]; y: number } => f !== undefined);
+  const edges = [0, 0.2, 0.35, 0.5, 0.7, 0.9, 1.01];
+  const parts: string[] = [];
+  for (let b = 0; b + 1 < edges.length; b++) {
+    const inBand = rows.filter((r) => predict(r.x) >= edges[b] && predict(r.x) < edges[b + 1]);
+    const right = inBand.filter((r) => r.y === 1).length;
+    parts.push(`${edges[b].toFixed(2)}+: ${right}/${inBand.length}`);
+  }
+  console.log(`  ${label}: ${parts.join('  ')}`);
+}
+bands('tuning', tuning);
+bands('held out', held);
+
+/** R@1 after the floor (the first item right and cited) against the share of unanswerable questions answered "not found". */
+function floors(label: string, set: Outcome[]): void {
+  const parts: string[] = [];
+  for (const floor of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+    let r1 = 0;
+    let answerable = 0;
+    let notFound = 0;
+    let unanswerable = 0;
+    for (const o of set) {
+      const f = features(o);
+      const cited = f !== undefined && predict(f.x) >= floor;
+      if (o.question.expect.length > 0) {
+        answerable++;
+        if (cited && f.y === 1) r1++;
+      } else {
+        unanswerable++;
+        if (!cited) notFound++;
+      }
+    }
+    parts.push(`floor ${floor}: R@1 ${(r1 / (answerable || 1)).toFixed(2)} not found ${(notFound / (unanswerable || 1)).toFixed(2)}`);
+  }
+  console.log(`  ${label}:\n    ${parts.join('\n    ')}`);
+}
+floors('tuning', tuning);
+floors('held out', held);
+floors('held out, English', held.filter((o) => o.question.lang === 'en'));

@@ -1,0 +1,212 @@
+/**
+ * From scored chunks to the items an answer may cite: per-item relevance, the relevance floor and
+ * the reply's confidence. Pure functions over what the search index returns (ScoredChunk and the
+ * IDF of each query word), so both dialects rank alike and the evaluation can replay them.
+ *
+ * 1. Per item, the BM25 of its chunks is folded into one score (best chunk plus a damped share of
+ *    the next ones): citations are per item, and a long item split into many chunks should
+ *    neither drown the others nor be penalised for its size.
+ * 2. What of the question the item covers, weighed by IDF (a rare word says more about what the
+ *    visitor wants than a common one): `coverage` counts a visitor's word the item contains fully
+ *    and one it matches only through a related word (support thesaurus) at RELATED_CREDIT;
+ *    `titleCoverage` does the same for the item's title alone (FAQ titles are questions, so a
+ *    question matching a title is the strongest sign of the right entry).
+ * 3. Ranking: relevance = normalised BM25 + titleBonus x titleCoverage + coverageBonus x
+ *    coverage, BM25 normalised by its bound for the question (sum of the words' IDF x (k1 + 1)),
+ *    so every part is on a 0..1-ish scale whatever the corpus (both bonuses are 0 by default:
+ *    measured, they did not help; see DEFAULT_RELEVANCE).
+ * 4. Confidence (the reply's `confidence`): an estimate of the probability that the first item
+ *    answers the question, a logistic function of the first item's coverage, title coverage and
+ *    its lead over the second item (see confidenceOf for the fit). Items below the relevance floor
+ *    (confidence < RELEVANCE_FLOOR) are neither cited nor given to the model; when the first one
+ *    is below it, the reply is "not found".
+ */
+import { fts5Tokens } from '../knowledge/sqlite-search-index';
+import type { ScoredChunk } from '../knowledge/search-index';
+import { BM25_K1 } from '../knowledge/bm25';
+import type { QueryExpansion } from './query-terms';
+
+/** Weight of a thesaurus word's BM25 relative to the visitor's own words (in the index's scoring). */
+export const EXPANSION_WEIGHT = 0.5;
+
+export interface RelevanceParams {
+  /** Share of a visitor's word's IDF credited when only a related word of it matches. */
+  relatedCredit: number;
+  /** Weight of the title coverage in the ranking (the normalised BM25 counts 1). */
+  titleBonus: number;
+  /** Weight of the coverage in the ranking. */
+  coverageBonus: number;
+  /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
+  nextChunkDamping: number;
+  /** Chunks beyond this many per item add nothing to its score. */
+  chunksPerItem: number;
+  /** Confidence below which an item is not cited (and not given to the model). */
+  floor: number;
+  /** Items after the first are cited only when their relevance is at least this share of the first's. */
+  followerShare: number;
+}
+
+/**
+ * Chosen with eval/fit-confidence.ts on the Python FAQ and Northwind questions. A bonus for the
+ * title coverage or the coverage on top of BM25 (which already counts a title word 4 times) did
+ * not help there (grid 0..3: best R@1 and MRR at 0 for both), so ranking is the folded BM25; the
+ * coverages feed the confidence instead. The floor maximises the mean of R@1 after the floor and
+ * the share of unanswerable questions answered "not found" on the tuning corpora (0.40: R@1 0.56,
+ * not found 0.73; held out git and zlib FAQs: R@1 0.51, not found 0.83).
+ */
+export const DEFAULT_RELEVANCE: Readonly<RelevanceParams> = Object.freeze({
+  relatedCredit: 0.5,
+  titleBonus: 0,
+  coverageBonus: 0,
+  nextChunkDamping: 0.3,
+  chunksPerItem: 3,
+  floor: 0.4,
+  followerShare: 0.6,
+});
+
+/** What is known of the question: its words and what the index said of them. */
+export interface QuestionWords {
+  /** The visitor's content words (extractQueryTerms). */
+  terms: string[];
+  /** Related words searched with EXPANSION_WEIGHT. */
+  expansions: QueryExpansion[];
+  /** IDF per word, `terms` then `expansions` (ScoredSearch.wordIdf). */
+  idf: number[];
+}
+
+/** An item's relevance to the question. */
+export interface RankedItem {
+  itemId: string;
+  title: string;
+  /** Folded BM25 of its chunks. */
+  bm25: number;
+  /** BM25 over its bound for the question, 0..~1. */
+  bm25Norm: number;
+  /** IDF-weighted share of the question's words it contains (related words at relatedCredit). */
+  coverage: number;
+  /** The same for its title alone. */
+  titleCoverage: number;
+  /** What it is ranked by. */
+  relevance: number;
+  /** Probability-like 0..1 that it answers the question (see confidenceOf). */
+  confidence: number;
+  /** Its matching chunks, best first. */
+  chunks: ScoredChunk[];
+  /** The visitor's terms it covers (fully or through related words), in question order. */
+  covered: string[];
+}
+
+/** Stems of a text as the in-process matching compares them (porter, like the SQLite index). */
+function stemsOf(text: string): Set<string> {
+  return new Set(fts5Tokens(text));
+}
+
+/**
+ * Confidence that the first item answers the question: 1 / (1 + e^-(a + b x coverage + c x
+ * titleCoverage + d x lead)), lead = 1 - (second item's relevance / first's), 0 without a second.
+ * Fitted (logistic regression) on the Python FAQ and the Northwind questions of `npm run eval`
+ * (label: the first source is right; unanswerable questions are never right), and checked on
+ * the git and zlib FAQs it was not fitted on: see eval/retrieval.ts for the calibration table.
+ */
+export function confidenceOf(coverage: number, titleCoverage: number, lead: number): number {
+  const z = CONFIDENCE_FIT.bias + CONFIDENCE_FIT.coverage * coverage + CONFIDENCE_FIT.title * titleCoverage + CONFIDENCE_FIT.lead * lead;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Coefficients of confidenceOf (see there). */
+export const CONFIDENCE_FIT = Object.freeze({ bias: -2.45, coverage: 2.8, title: 2.13, lead: 2.62 });
+
+/**
+ * Ranks the items of `chunks` for the question, best first, with their confidence. Every item is
+ * returned (callers apply the floor, see citable).
+ */
+export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params: RelevanceParams = DEFAULT_RELEVANCE): RankedItem[] {
+  const { terms, expansions, idf } = question;
+  const termIdf = terms.map((_, i) => idf[i] ?? 0);
+  const totalIdf = termIdf.reduce((a, b) => a + b, 0);
+  // A related word covers the visitor's terms it stands for.
+  const standsFor = new Map<string, number[]>();
+  const termIndex = new Map(terms.map((t, i) => [t, i]));
+  for (const e of expansions) standsFor.set(e.term, e.for.map((t) => termIndex.get(t)).filter((i): i is number => i !== undefined));
+  const termStems = terms.map((t) => fts5Tokens(t));
+  const expansionStems = expansions.map((e) => fts5Tokens(e.term));
+
+  const byItem = new Map<string, ScoredChunk[]>();
+  for (const chunk of chunks) {
+    const list = byItem.get(chunk.itemId);
+    if (list) list.push(chunk);
+    else byItem.set(chunk.itemId, [chunk]);
+  }
+  const bound = totalIdf * (BM25_K1 + 1);
+  const items: RankedItem[] = [];
+  for (const [itemId, list] of byItem) {
+    list.sort((a, b) => b.score - a.score || a.ord - b.ord);
+    const bm25 = list.slice(0, params.chunksPerItem).reduce((sum, chunk, i) => sum + chunk.score * params.nextChunkDamping ** i, 0);
+
+    // Credit per visitor term: 1 when matched itself, relatedCredit through a related word.
+    const credit = new Float64Array(terms.length);
+    for (const chunk of list) {
+      for (const word of chunk.matchedTerms) {
+        const own = termIndex.get(word);
+        if (own !== undefined) credit[own] = 1;
+        for (const t of standsFor.get(word) ?? []) credit[t] = Math.max(credit[t], params.relatedCredit);
+      }
+    }
+    const titleStems = stemsOf(list[0].title);
+    const titleCredit = new Float64Array(terms.length);
+    termStems.forEach((stems, i) => {
+      if (stems.length > 0 && stems.every((s) => titleStems.has(s))) titleCredit[i] = 1;
+    });
+    expansions.forEach((e, k) => {
+      const stems = expansionStems[k];
+      if (stems.length === 0 || !stems.every((s) => titleStems.has(s))) return;
+      for (const t of standsFor.get(e.term) ?? []) titleCredit[t] = Math.max(titleCredit[t], params.relatedCredit);
+    });
+    let covered = 0;
+    let inTitle = 0;
+    for (let i = 0; i < terms.length; i++) {
+      covered += credit[i] * termIdf[i];
+      inTitle += titleCredit[i] * termIdf[i];
+    }
+    const coverage = totalIdf > 0 ? covered / totalIdf : 0;
+    const titleCoverage = totalIdf > 0 ? inTitle / totalIdf : 0;
+    const bm25Norm = bound > 0 ? bm25 / bound : 0;
+    items.push({
+      itemId,
+      title: list[0].title,
+      bm25,
+      bm25Norm,
+      coverage,
+      titleCoverage,
+      relevance: bm25Norm + params.titleBonus * titleCoverage + params.coverageBonus * coverage,
+      confidence: 0,
+      chunks: list,
+      covered: terms.filter((_, i) => credit[i] > 0),
+    });
+  }
+  items.sort((a, b) => b.relevance - a.relevance || a.itemId.localeCompare(b.itemId));
+  items.forEach((item, i) => {
+    const next = items[i + 1];
+    const lead = next && item.relevance > 0 ? 1 - next.relevance / item.relevance : 1;
+    item.confidence = confidenceOf(item.coverage, item.titleCoverage, i === 0 ? lead : 0);
+  });
+  return items;
+}
+
+/**
+ * The items a reply may cite: the first when its confidence clears the floor, then, up to
+ * `limit`, the next ones whose confidence clears it too and whose relevance is close to the
+ * first's (a distant second is an unrelated chip, not a source). None when the first is below.
+ */
+export function citable(items: RankedItem[], limit: number, params: RelevanceParams = DEFAULT_RELEVANCE): RankedItem[] {
+  const [first, ...rest] = items;
+  if (!first || first.confidence < params.floor) return [];
+  const chosen = [first];
+  for (const item of rest) {
+    if (chosen.length >= limit) break;
+    if (item.relevance < params.followerShare * first.relevance) break;
+    if (confidenceOf(item.coverage, item.titleCoverage, 0) < params.floor) continue;
+    chosen.push(item);
+  }
+  return chosen;
+}
