@@ -75,7 +75,7 @@ import { dialectOf, Dialect, dropPostgresSchema, openDataSource } from '../src/d
 import { chunkContent } from '../src/knowledge/chunker';
 import { KnowledgeAttachment } from '../src/knowledge/knowledge-attachment.entity';
 import { KnowledgeItemInput, KnowledgeService } from '../src/knowledge/knowledge.service';
-import { extractQueryTerms, isStopWord } from '../src/knowledge/query-terms';
+import { extractQueryTerms, isStopWord } from '../src/retrieval/query-terms';
 import { POSTING_BYTES } from '../src/knowledge/bm25';
 import { fts5Tokens } from '../src/knowledge/sqlite-search-index';
 import { knowledgeServiceOn } from '../test/support/standalone';
