@@ -73,6 +73,11 @@ function mean(sum: number, count: number): number | null {
   return count > 0 ? Math.round((sum / count) * 10) / 10 : null;
 }
 
+/** part / whole to 4 decimals; null when whole is 0. */
+function rate(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
+}
+
 @Injectable()
 export class AnalyticsService {
   private readonly rollupCache = new Map<string, Promise<unknown[]>>();
@@ -87,7 +92,7 @@ export class AnalyticsService {
 
   async system(hours: AnalyticsWindow, options: AnalyticsQueryOptions = {}): Promise<SystemAnalytics> {
     const plan = await this.plan(hours, options);
-    const measures: Measure[] = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'cost_usd'];
+    const measures: Measure[] = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'cost_usd', 'answered', 'answer_checked'];
     const [byHourCells, byVerticalCells, recentErrors] = await Promise.all([
       this.aggregate(plan, ['hour'], { measures }),
       this.aggregate(plan, ['vertical'], { measures: ['requests'] }),
@@ -119,6 +124,7 @@ export class AnalyticsService {
       requestsByVertical,
       recentErrors,
       hourly: series,
+      answeredRate: rate(totals.answered, totals.answerChecked),
     };
   }
 
@@ -138,6 +144,7 @@ export class AnalyticsService {
           totalCost: dollars(t.costUsd),
           totalTokensUsed: t.promptTokens + t.completionTokens,
           helpfulRate: votes.up + votes.down > 0 ? votes.up / (votes.up + votes.down) : null,
+          answeredRate: rate(t.answered, t.answerChecked),
           feedback: votes,
         };
       })

@@ -58,4 +58,15 @@ export class UsageEvent {
 
   @Column({ type: 'varchar', length: 10, nullable: true })
   language: string | null;
+
+  /**
+   * Whether the reply was answered from the knowledge base (a passage cleared the relevance
+   * floor); false for "not found" replies; null for events recorded before this was known.
+   */
+  @Column({
+    type: 'smallint',
+    nullable: true,
+    transformer: { to: (v?: boolean | null) => (v === undefined || v === null ? null : v ? 1 : 0), from: (v: unknown) => (v === null || v === undefined ? null : Number(v) === 1) },
+  })
+  answered: boolean | null;
 }

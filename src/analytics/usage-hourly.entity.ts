@@ -57,4 +57,12 @@ export class UsageHourly {
 
   @BigIntColumn({ name: 'ttft_count' })
   ttftCount: number;
+
+  /** Successful replies answered from the knowledge base. */
+  @BigIntColumn({ default: 0 })
+  answered: number;
+
+  /** Successful replies for which that is known (events recorded since it is). */
+  @BigIntColumn({ name: 'answer_checked', default: 0 })
+  answerChecked: number;
 }

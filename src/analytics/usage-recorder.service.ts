@@ -6,7 +6,7 @@ import { queuedWrite } from '../database/write-queue';
 import { UsageEvent } from './usage-event.entity';
 import { newUsageEventId } from './usage-event-id';
 
-export type NewUsageEvent = Omit<UsageEvent, 'id'> & { id?: string };
+export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered'> & { id?: string; answered?: boolean | null };
 
 /** Above this many buffered events the oldest are dropped (and logged) while the database is down. */
 const MAX_BUFFERED = 50_000;
@@ -31,6 +31,7 @@ const INSERT_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['latency_ms', 'bigint'],
   ['ttft_ms', 'bigint'],
   ['language', 'varchar'],
+  ['answered', 'smallint'],
 ];
 
 function rowOf(e: UsageEvent): unknown[] {
@@ -52,6 +53,7 @@ function rowOf(e: UsageEvent): unknown[] {
     e.latencyMs,
     e.ttftMs ?? null,
     e.language ?? null,
+    e.answered === undefined || e.answered === null ? null : e.answered ? 1 : 0,
   ];
 }
 

@@ -35,6 +35,8 @@ export const MEASURES = [
   'latency_count',
   'ttft_sum',
   'ttft_count',
+  'answered',
+  'answer_checked',
 ] as const;
 export type Measure = (typeof MEASURES)[number];
 
@@ -49,6 +51,8 @@ const RAW_MEASURE_SQL: Record<Measure, string> = {
   latency_count: "SUM(CASE WHEN status = 'success' THEN 1 ELSE 0 END)",
   ttft_sum: "SUM(CASE WHEN status = 'success' AND ttft_ms IS NOT NULL THEN ttft_ms ELSE 0 END)",
   ttft_count: "SUM(CASE WHEN status = 'success' AND ttft_ms IS NOT NULL THEN 1 ELSE 0 END)",
+  answered: "SUM(CASE WHEN status = 'success' AND answered = 1 THEN 1 ELSE 0 END)",
+  answer_checked: "SUM(CASE WHEN status = 'success' AND answered IS NOT NULL THEN 1 ELSE 0 END)",
 };
 
 export function measureSql(source: UsageSource, measure: Measure): string {
@@ -66,10 +70,13 @@ export interface UsageTotals {
   latencyCount: number;
   ttftSum: number;
   ttftCount: number;
+  /** Successful replies answered from the knowledge base, and those for which it is known. */
+  answered: number;
+  answerChecked: number;
 }
 
 export function emptyTotals(): UsageTotals {
-  return { requests: 0, errors: 0, cancelled: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, latencySum: 0, latencyCount: 0, ttftSum: 0, ttftCount: 0 };
+  return { requests: 0, errors: 0, cancelled: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, latencySum: 0, latencyCount: 0, ttftSum: 0, ttftCount: 0, answered: 0, answerChecked: 0 };
 }
 
 /** Reads the measure columns of a result row (pg returns SUM/COUNT of bigint as strings). */
@@ -86,6 +93,8 @@ export function totalsOfRow(row: Record<string, unknown>): UsageTotals {
     latencyCount: n('latency_count'),
     ttftSum: n('ttft_sum'),
     ttftCount: n('ttft_count'),
+    answered: n('answered'),
+    answerChecked: n('answer_checked'),
   };
 }
 
@@ -100,5 +109,7 @@ export function addTotals(target: UsageTotals, source: UsageTotals): UsageTotals
   target.latencyCount += source.latencyCount;
   target.ttftSum += source.ttftSum;
   target.ttftCount += source.ttftCount;
+  target.answered += source.answered;
+  target.answerChecked += source.answerChecked;
   return target;
 }

@@ -7,6 +7,7 @@ import { AgentsPostgres1732190400000 } from './postgres/1732190400000-agents';
 import { AnalyticsPostgres1732190500000 } from './postgres/1732190500000-analytics';
 import { KnowledgeSearchPostgres1732190600000 } from './postgres/1732190600000-knowledge-search';
 import { KnowledgePostingsReadsPostgres1732190700000 } from './postgres/1732190700000-knowledge-postings-reads';
+import { UsageAnsweredPostgres1732190800000 } from './postgres/1732190800000-usage-answered';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -14,6 +15,7 @@ import { KnowledgeAttachmentsSqlite1732190300000 } from './sqlite/1732190300000-
 import { AgentsSqlite1732190400000 } from './sqlite/1732190400000-agents';
 import { AnalyticsSqlite1732190500000 } from './sqlite/1732190500000-analytics';
 import { KnowledgeSearchSqlite1732190600000 } from './sqlite/1732190600000-knowledge-search';
+import { UsageAnsweredSqlite1732190800000 } from './sqlite/1732190800000-usage-answered';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -23,6 +25,7 @@ export const SQLITE_MIGRATIONS = [
   AgentsSqlite1732190400000,
   AnalyticsSqlite1732190500000,
   KnowledgeSearchSqlite1732190600000,
+  UsageAnsweredSqlite1732190800000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -33,4 +36,5 @@ export const POSTGRES_MIGRATIONS = [
   AnalyticsPostgres1732190500000,
   KnowledgeSearchPostgres1732190600000,
   KnowledgePostingsReadsPostgres1732190700000,
+  UsageAnsweredPostgres1732190800000,
 ];

@@ -64,6 +64,11 @@ export interface SystemAnalytics extends AnalyticsRange {
   /** The newest errors of the window, newest first (at most 10). */
   recentErrors: RecentError[];
   hourly: HourlyUsagePoint[];
+  /**
+   * Successful replies answered from the knowledge base (a passage cleared the relevance floor)
+   * / successful replies for which this was recorded, 0-1; null when there were none.
+   */
+  answeredRate: number | null;
 }
 
 /** GET /api/analytics/agents `data` items (the spec's "Agent performance row" plus feedback). */
@@ -79,6 +84,8 @@ export interface AgentPerformanceRow {
   totalTokensUsed: number;
   /** Thumbs up / (up + down) for the agent's replies of the window; null without votes. */
   helpfulRate: number | null;
+  /** "Answered from knowledge": see SystemAnalytics.answeredRate; null when there were none. */
+  answeredRate: number | null;
   feedback: { up: number; down: number };
 }
 

@@ -63,10 +63,10 @@ describe('Analytics tab', () => {
     expect(screen.queryByText('Loading analytics...')).not.toBeInTheDocument();
   });
 
-  it('colours each agent\'s Success Rate badge by error rate and shows (1 - errorRate) with one decimal', async () => {
+  it('colours each agent\'s Success Rate badge by error rate and shows (1 - errorRate) with one decimal, the Answered from knowledge rate beside it', async () => {
     fakeAnalyticsServer({
       agents: [
-        makeAgentRow({ agentId: 'a', agentName: 'Alpha', errorRate: 0.0149 }),
+        makeAgentRow({ agentId: 'a', agentName: 'Alpha', errorRate: 0.0149, answeredRate: 0.8125 }),
         makeAgentRow({ agentId: 'b', agentName: 'Bravo', errorRate: 0.02 }),
         makeAgentRow({ agentId: 'c', agentName: 'Charlie', errorRate: 0.0499 }),
         makeAgentRow({ agentId: 'd', agentName: 'Delta', errorRate: 0.05 }),
@@ -75,7 +75,7 @@ describe('Analytics tab', () => {
     });
     renderTab();
     const table = await screen.findByRole('table', { name: 'Agent Performance' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Agent', 'Requests', 'Success Rate', 'Avg Response', 'Cost', 'Tokens', 'Helpful']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Agent', 'Requests', 'Success Rate', 'Answered from knowledge', 'Avg Response', 'Cost', 'Tokens', 'Helpful']);
     const badge = (name: string) => within(within(table).getByRole('row', { name: new RegExp(name) })).getByText(/%$/, { selector: '.success-badge' });
     expect(badge('Alpha')).toHaveTextContent('98.5%');
     expect(badge('Alpha')).toHaveAttribute('data-colour', 'green');
@@ -87,9 +87,9 @@ describe('Analytics tab', () => {
     expect(badge('Echo')).toHaveTextContent('75.0%');
     expect(badge('Echo')).toHaveAttribute('data-colour', 'red');
     const alpha = within(table).getByRole('row', { name: /Alpha/ });
-    expect(within(alpha).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '98.5%', '812ms', '$9.8765', '40,000', '-']);
+    expect(within(alpha).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '98.5%', '81.3%', '812ms', '$9.8765', '40,000', '-']);
     const echo = within(table).getByRole('row', { name: /Echo/ });
-    expect(within(echo).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '75.0%', '-', '$9.8765', '40,000', '75.0% (4 votes)']);
+    expect(within(echo).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '75.0%', '-', '-', '$9.8765', '40,000', '75.0% (4 votes)']);
   });
 
   it('draws one bar per vertical, hyphens shown as spaces, as wide as its share of all requests', async () => {

@@ -5,7 +5,7 @@ import { SuccessRateBadge } from './SuccessRateBadge';
 
 const C = ANALYTICS.agents.columns;
 
-/** 'Agent Performance': Agent, Requests, Success Rate, Avg Response, Cost, Tokens, Helpful. */
+/** 'Agent Performance': Agent, Requests, Success Rate, Answered from knowledge, Avg Response, Cost, Tokens, Helpful. */
 export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerformanceRow[]; labelledBy: string }) {
   if (rows.length === 0) return <p className="analytics-empty">{ANALYTICS.agents.empty}</p>;
   return (
@@ -16,6 +16,9 @@ export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerform
             <th scope="col">{C.agent}</th>
             <th scope="col" className="num">{C.requests}</th>
             <th scope="col">{C.successRate}</th>
+            <th scope="col" className="num" title={ANALYTICS.agents.answeredTitle}>
+              {C.answered}
+            </th>
             <th scope="col" className="num">{C.avgResponse}</th>
             <th scope="col" className="num">{C.cost}</th>
             <th scope="col" className="num">{C.tokens}</th>
@@ -35,6 +38,7 @@ export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerform
                 <td>
                   <SuccessRateBadge errorRate={row.errorRate} />
                 </td>
+                <td className="num answered-cell">{row.answeredRate === null ? ANALYTICS.missing : formatPercent(row.answeredRate)}</td>
                 <td className="num">{formatMs(row.averageResponseTime)}</td>
                 <td className="num">{formatDollars(row.totalCost, 4)}</td>
                 <td className="num">{formatCount(row.totalTokensUsed)}</td>

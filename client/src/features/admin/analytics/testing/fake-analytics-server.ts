@@ -31,6 +31,7 @@ export function makeSystem(overrides: Partial<SystemAnalytics> = {}): SystemAnal
       { hour: '2025-01-01T09:00:00.000Z', requests: 200, errors: 2, tokens: 9000, cost: 2.1 },
       { hour: HOUR, requests: 1034, errors: 10, tokens: 47789, cost: 10.2456 },
     ],
+    answeredRate: null,
     ...overrides,
   };
 }
@@ -45,6 +46,7 @@ export function makeAgentRow(overrides: Partial<AgentPerformanceRow> = {}): Agen
     totalCost: 9.87654,
     totalTokensUsed: 40000,
     helpfulRate: null,
+    answeredRate: null,
     feedback: { up: 0, down: 0 },
     ...overrides,
   };
