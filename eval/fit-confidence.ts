@@ -19,6 +19,7 @@ interface Candidate {
   right: boolean;
   bm25Norm: number;
   coverage: number;
+  ownCoverage: number;
   titleCoverage: number;
 }
 interface Outcome {
@@ -69,29 +70,34 @@ for (const corpus of [...new Set(outcomes.map((o) => o.corpus))]) {
   console.log(`  ${corpus}: ${fmt(quality(own, best.title, best.coverage))}  (0/0: ${fmt(quality(own, 0, 0))})`);
 }
 
-/** Features of the first item: coverage, title coverage, lead over the second. */
+/** The features the confidence is fitted on (EVAL_FEATURES=coverage,title,lead to try others). */
+const FEATURES = (process.env.EVAL_FEATURES ?? 'coverage,title,lead').split(',');
+
+/** Features of the first item: coverage, own coverage, title coverage, lead over the second. */
 function features(o: Outcome): { x: number[]; y: number } | undefined {
   const list = ranked(o, best.title, best.coverage);
   if (list.length === 0) return undefined;
   const [first, second] = list;
   const lead = second && first.relevance > 0 ? 1 - second.relevance / first.relevance : 1;
-  return { x: [first.coverage, first.titleCoverage, lead], y: first.right ? 1 : 0 };
+  const all: Record<string, number> = { coverage: first.coverage, own: first.ownCoverage, title: first.titleCoverage, lead };
+  return { x: FEATURES.map((name) => all[name]), y: first.right ? 1 : 0 };
 }
 
 const train = tuning.map(features).filter((f): f is { x: number[]; y: number } => f !== undefined);
-const w = [0, 0, 0, 0];
+const w = [0, ...FEATURES.map(() => 0)];
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-const predict = (x: number[]) => sigmoid(w[0] + w[1] * x[0] + w[2] * x[1] + w[3] * x[2]);
+const predict = (x: number[]) => sigmoid(x.reduce((z, v, k) => z + w[k + 1] * v, w[0]));
 for (let epoch = 0; epoch < 20000; epoch++) {
-  const grad = [0, 0, 0, 0];
+  const grad = w.map(() => 0);
   for (const { x, y } of train) {
     const err = predict(x) - y;
     grad[0] += err;
-    for (let k = 0; k < 3; k++) grad[k + 1] += err * x[k];
+    for (let k = 0; k < x.length; k++) grad[k + 1] += err * x[k];
   }
-  for (let k = 0; k < 4; k++) w[k] -= (0.5 * grad[k]) / train.length + 0.0005 * (k > 0 ? w[k] : 0);
+  // A little L2 regularisation (not on the bias) keeps the weights of correlated features sane.
+  for (let k = 0; k < w.length; k++) w[k] -= (0.5 * grad[k]) / train.length + 0.0005 * (k > 0 ? w[k] : 0);
 }
-console.log(`confidence fit: bias ${w[0].toFixed(2)}, coverage ${w[1].toFixed(2)}, title ${w[2].toFixed(2)}, lead ${w[3].toFixed(2)}`);
+console.log(`confidence fit: bias ${w[0].toFixed(2)}, ${FEATURES.map((name, k) => `${name} ${w[k + 1].toFixed(2)}`).join(', ')}`);
 
 function bands(label: string, set: Outcome[]): void {
   const rows = set.map(features).filter((f): f is { x: number[]; y: number } => f !== undefined);
@@ -133,3 +139,24 @@ function floors(label: string, set: Outcome[]): void {
 floors('tuning', tuning);
 floors('held out', held);
 floors('held out, English', held.filter((o) => o.question.lang === 'en'));
+
+/** Ranking by a mix of BM25 and the confidence itself: relevance' = bm25Norm + mix x confidence. */
+function byConfidence(set: Outcome[], mix: number): { r1: number; r3: number; mrr: number } {
+  const conf = (c: Candidate) => 1 / (1 + Math.exp(-(w[0] + w[1] * c.coverage + w[2] * c.titleCoverage)));
+  const answerable = set.filter((o) => o.question.expect.length > 0);
+  let r1 = 0;
+  let r3 = 0;
+  let mrr = 0;
+  for (const o of answerable) {
+    const list = [...(o.candidates ?? [])].sort((a, b) => b.bm25Norm + mix * conf(b) - (a.bm25Norm + mix * conf(a)));
+    const rank = list.findIndex((c) => c.right) + 1;
+    if (rank === 1) r1++;
+    if (rank >= 1 && rank <= 3) r3++;
+    if (rank > 0) mrr += 1 / rank;
+  }
+  const n = answerable.length || 1;
+  return { r1: r1 / n, r3: r3 / n, mrr: mrr / n };
+}
+if (FEATURES.join(',') === 'coverage,title') {
+  for (const mix of [0, 0.1, 0.2, 0.3, 0.5, 1, 2]) console.log(`rank by bm25Norm + ${mix} x confidence: tuning ${fmt(byConfidence(tuning, mix))}; held out ${fmt(byConfidence(held, mix))}`);
+}

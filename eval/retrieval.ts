@@ -156,7 +156,12 @@ function calibration(outcomes: Outcome[]): string[] {
   const high = answered.filter((o) => o.confidence >= 0.7);
   const notFound = outcomes.filter((o) => o.cited.length === 0);
   lines.push(`| (>= 0.7 together) | ${high.length} | ${high.filter((o) => o.rank === 1).length} | ${fmt(high.length ? high.filter((o) => o.rank === 1).length / high.length : NaN)} |`);
-  lines.push('', `Replies that cite nothing ("not found"): ${notFound.length}, of which ${notFound.filter((o) => o.question.expect.length === 0).length} to unanswerable questions.`);
+  const cited = answered.reduce((sum, o) => sum + o.cited.length, 0);
+  lines.push(
+    '',
+    `Replies that cite nothing ("not found"): ${notFound.length}, of which ${notFound.filter((o) => o.question.expect.length === 0).length} to unanswerable questions. ` +
+      `Replies that cite something cite ${fmt(answered.length ? cited / answered.length : NaN)} sources on average.`,
+  );
   return lines;
 }
 

@@ -11,6 +11,7 @@ import { LlmService } from '../llm/llm.service';
 import { LlmError, LlmPassage, LlmUsage } from '../llm/llm.types';
 import { countMessageTokens, countTokens } from '../llm/token-counter';
 import { costUsd, DEFAULT_MODELS } from '../shared/catalog/providers';
+import { getVertical, KNOWLEDGE_VERTICAL_IDS } from '../shared/catalog/verticals';
 import type { ReplyData } from '../shared/contracts/chat';
 import type { ErrorCode } from '../shared/contracts/http';
 import type { ValidatedChatRequest } from './chat-request.validator';
@@ -99,9 +100,14 @@ export class ChatService implements BeforeApplicationShutdown {
     const provider = this.llm.providerFor(agent.connection);
     const model = agent.model;
 
-    const retrieval = await this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT });
+    // Only passages above the relevance floor reach the prompt; when none do, the (enabled)
+    // vertical whose knowledge matches is suggested.
+    const elsewhere = KNOWLEDGE_VERTICAL_IDS.filter((id) => id !== request.vertical && this.agents.isVerticalEnabled(id));
+    const retrieval = await this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere });
     const passages: LlmPassage[] = retrieval.passages.map((p) => ({ itemId: p.itemId, title: p.title, text: p.text, score: p.score }));
-    const messages = buildPrompt(agent, request, passages);
+    const suggested = retrieval.suggestedVertical ? getVertical(retrieval.suggestedVertical) : undefined;
+    const suggestedVertical = suggested ? { id: suggested.id, name: suggested.name } : undefined;
+    const messages = buildPrompt(agent, request, passages, suggestedVertical);
 
     const upstream = new AbortController();
     let stopReason: StopReason | 'cancelled' | undefined;
@@ -129,7 +135,7 @@ export class ChatService implements BeforeApplicationShutdown {
     try {
       if (agent.unavailable) throw new AppError('provider_error', agent.unavailable);
       for await (const chunk of provider.stream(
-        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical } },
+        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical } },
         upstream.signal,
       )) {
         if (upstream.signal.aborted) break;
@@ -147,7 +153,7 @@ export class ChatService implements BeforeApplicationShutdown {
     } catch (error) {
       coalescer.discard();
       const failure = this.describeFailure(error, stopReason);
-      this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, undefined, failure.status, failure.error);
+      this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, failure.error);
       throw failure.error;
     } finally {
       clearTimeout(chatTimer);
@@ -156,7 +162,7 @@ export class ChatService implements BeforeApplicationShutdown {
     }
     coalescer.flush();
 
-    const event = this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, usage, 'success');
+    const event = this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success');
     return {
       response: text,
       executionTime: Math.round(performance.now() - started),
@@ -169,6 +175,8 @@ export class ChatService implements BeforeApplicationShutdown {
       a2aCompliant: false,
       optimization: { cacheHit: false, passages: passages.length, coalescedFrames: coalescer.frames },
       sources: retrieval.sources,
+      answered: retrieval.answered,
+      ...(suggested ? { suggestedVertical: suggested.id } : {}),
       replyId: event.id,
       usage: {
         promptTokens: event.promptTokens,
@@ -216,6 +224,7 @@ export class ChatService implements BeforeApplicationShutdown {
     messages: Parameters<typeof countMessageTokens>[0],
     text: string,
     usage: LlmUsage | undefined,
+    answered: boolean,
     status: UsageStatus,
     error?: AppError,
   ) {
@@ -241,6 +250,8 @@ export class ChatService implements BeforeApplicationShutdown {
       latencyMs: Math.round(performance.now() - started),
       ttftMs,
       language: request.language.code,
+      // Answered from the knowledge base: a passage cleared the relevance floor.
+      answered,
     };
     // Global setting Enable Analytics: when off, no usage events are recorded.
     if (this.agents.usageRecordingEnabled()) this.usage.record(event);

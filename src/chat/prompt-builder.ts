@@ -23,7 +23,12 @@ function fence(passages: LlmPassage[]): string {
     .join('\n');
 }
 
-export function buildPrompt(agent: AgentDefinition, request: ValidatedChatRequest, passages: LlmPassage[]): LlmMessage[] {
+export function buildPrompt(
+  agent: AgentDefinition,
+  request: ValidatedChatRequest,
+  passages: LlmPassage[],
+  suggestedVertical?: { id: string; name: string },
+): LlmMessage[] {
   const vertical = getVertical(request.vertical);
   const parts: string[] = [agent.systemPrompt.trim()];
   if (vertical && vertical.persona && !agent.systemPrompt.includes(vertical.persona)) parts.push(vertical.persona);
@@ -47,7 +52,13 @@ export function buildPrompt(agent: AgentDefinition, request: ValidatedChatReques
         fence(passages),
     );
   } else {
-    parts.push('No knowledge base article matched this question. Answer only if you are confident, and say that it is general guidance.');
+    parts.push(
+      'No knowledge base article matched this question. Say so plainly, ask the visitor to rephrase or add a detail, and answer only ' +
+        'if you are confident, saying that it is general guidance.' +
+        (suggestedVertical
+          ? ` The ${suggestedVertical.name} knowledge base does match it: tell the visitor this looks like ${/^[aeiou]/i.test(suggestedVertical.name) ? 'an' : 'a'} ${suggestedVertical.name} question they can ask in the ${suggestedVertical.name} tab.`
+          : ''),
+    );
   }
 
   return [

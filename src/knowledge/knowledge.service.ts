@@ -17,8 +17,18 @@ import { KnowledgeAttachment } from './knowledge-attachment.entity';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
-import { analyseQuery } from '../retrieval/query-terms';
-import { citable, DEFAULT_RELEVANCE, EXPANSION_WEIGHT, rankItems as rankAnswers, RankedItem as RankedAnswer, RelevanceParams } from '../retrieval/relevance';
+import { analyseQuery, termWeight } from '../retrieval/query-terms';
+import {
+  citable,
+  DEFAULT_RELEVANCE,
+  ELSEWHERE_MARGIN,
+  EXPANSION_WEIGHT,
+  rankItems as rankAnswers,
+  RankedItem as RankedAnswer,
+  RelevanceParams,
+  SUGGEST_CONFIDENCE,
+  WEAK_MATCH,
+} from '../retrieval/relevance';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmReport } from './search-index';
 import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
@@ -92,6 +102,12 @@ export interface RetrieveOptions {
   relevance?: Partial<RelevanceParams>;
   /** Also return the ranked candidates, floor or not (Retrieval.candidates; for the evaluation). */
   explain?: boolean;
+  /**
+   * Other verticals the visitor could ask in. When nothing clears the floor here, or the match
+   * here is weak and one of them matches clearly better, the reply is "not found" here and that
+   * vertical is suggested (Retrieval.suggestedVertical; see WEAK_MATCH in relevance.ts).
+   */
+  elsewhere?: readonly string[];
 }
 
 export interface Retrieval {
@@ -116,6 +132,8 @@ export interface Retrieval {
   terms: string[];
   /** With `explain`: the best ranked items (at most 30), whether they cleared the floor or not. */
   candidates?: RankedAnswer[];
+  /** With `elsewhere`, when not answered: the vertical whose knowledge matches the question. */
+  suggestedVertical?: string;
 }
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
@@ -393,8 +411,25 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     return chunks.map((c) => ({ itemId: c.itemId, chunkId: c.chunkId, title: c.title, text: c.text, score: c.score }));
   }
 
-  /** The items (and their best passages) that answer `query`; see Retrieval. */
+  /** The items (and their best passages) that answer `query`; see Retrieval and RetrieveOptions.elsewhere. */
   async retrieve(query: string, options: RetrieveOptions = {}): Promise<Retrieval> {
+    const here = await this.retrieveIn(query, options);
+    const others = (options.elsewhere ?? []).filter((v) => v !== options.vertical);
+    if (others.length === 0 || (here.answered && here.confidence >= WEAK_MATCH)) return here;
+    let best: { vertical: string; confidence: number } | undefined;
+    for (const vertical of others) {
+      const there = await this.retrieveIn(query, { vertical, limit: 1, passagesPerItem: 1, relevance: options.relevance });
+      if (there.answered && there.confidence >= SUGGEST_CONFIDENCE && there.confidence > (best?.confidence ?? 0)) best = { vertical, confidence: there.confidence };
+    }
+    if (!best) return here;
+    if (!here.answered) return { ...here, suggestedVertical: best.vertical };
+    if (best.confidence - here.confidence < ELSEWHERE_MARGIN) return here;
+    // The question belongs to the other vertical: nothing here is cited.
+    return { ...here, sources: [], passages: [], answered: false, suggestedVertical: best.vertical };
+  }
+
+  /** retrieve() within options.vertical only. */
+  private async retrieveIn(query: string, options: RetrieveOptions): Promise<Retrieval> {
     const { terms, expansions: related } = analyseQuery(query);
     const empty: Retrieval = { sources: [], passages: [], confidence: 0, answered: false, coverage: 0, terms };
     if (terms.length === 0) return empty;
@@ -404,11 +439,12 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
     // The candidates without their text: only the passages chosen below need it.
     const expansions = options.expand === false ? [] : related;
+    const weights = terms.map(termWeight);
     const found = await this.index.searchScored(
-      [...terms.map((text) => ({ text, weight: 1 })), ...expansions.map((e) => ({ text: e.term, weight: EXPANSION_WEIGHT }))],
+      [...terms.map((text, i) => ({ text, weight: weights[i] })), ...expansions.map((e) => ({ text: e.term, weight: EXPANSION_WEIGHT }))],
       { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES, text: false },
     );
-    const ranked = rankAnswers(found.chunks, { terms, expansions, idf: found.wordIdf }, params);
+    const ranked = rankAnswers(found.chunks, { terms, weights, expansions, idf: found.wordIdf }, params);
     const candidates = options.explain ? { candidates: ranked.slice(0, 30) } : {};
     if (ranked.length === 0) return { ...empty, ...candidates };
     const top = citable(ranked, limit, params);

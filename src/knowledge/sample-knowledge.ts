@@ -17,7 +17,7 @@ function sample(vertical: KnowledgeItemInput['vertical'], title: string, tags: s
 export const SAMPLE_KNOWLEDGE: readonly SampleItem[] = Object.freeze([
   // ---------------------------------------------------------------- customer service
   sample('customer-service', 'Returns and refunds', ['returns', 'refunds'], `
-You can return most items bought from Acme within 30 days of delivery for a full refund. Items must be unused, in their original packaging and with all accessories. Personalised products, gift cards and opened hygiene products (such as earbuds) cannot be returned unless they arrived faulty.
+Our returns policy: you can return most items bought from Acme within 30 days of delivery for a full refund. Items must be unused, in their original packaging and with all accessories. Personalised products, gift cards and opened hygiene products (such as earbuds) cannot be returned unless they arrived faulty.
 
 To start a return, sign in, open Orders, choose the order and select "Return an item". Print the prepaid label we email you and drop the parcel at any partner carrier location. Return shipping is free for faulty or wrong items; for other returns we deduct a flat $5.95 from the refund.
 
@@ -33,7 +33,7 @@ Delivery dates shown at checkout are estimates. Carrier delays during holidays a
   sample('customer-service', 'Tracking your order', ['orders', 'tracking'], `
 As soon as your order ships we email you a confirmation with a tracking number and a link to the carrier's tracking page. You can also see the status of every order under Orders in your account: Processing, Shipped, Out for delivery or Delivered.
 
-Tracking information can take up to 24 hours to appear after the shipping email. If your parcel shows as delivered but you cannot find it, check with neighbours and around your property, then contact us within 7 days and we will open a claim with the carrier.
+Tracking information can take up to 24 hours to appear after the shipping email. If your package has not arrived by the latest delivery date shown, contact us and we will trace it with the carrier. If your parcel shows as delivered but you cannot find it, check with neighbours and around your property, then contact us within 7 days and we will open a claim with the carrier.
 
 Orders with several items may arrive in separate parcels, each with its own tracking number.
 `),

@@ -24,7 +24,15 @@ export interface LlmRequest {
   temperature?: number;
   maxTokens?: number;
   /** What the visitor asked, plus the retrieved passages; the offline responder answers from these. */
-  grounding?: { query: string; passages: LlmPassage[]; language: string; vertical: string };
+  grounding?: {
+    query: string;
+    passages: LlmPassage[];
+    /** English name of the reply language, e.g. 'Spanish'. */
+    language: string;
+    vertical: string;
+    /** When no passage cleared the relevance floor: another vertical whose knowledge matches. */
+    suggestedVertical?: { id: string; name: string };
+  };
 }
 
 export interface LlmUsage {

@@ -154,6 +154,24 @@ export function analyseQuery(query: string): { terms: string[]; expansions: Quer
   return { terms, expansions: [...byKey.values()] };
 }
 
+/**
+ * Words people wrap a support question in that name no topic ("what's your return POLICY", "a
+ * QUESTION about my invoice", "what are my OPTIONS"): kept (they can matter: "privacy policy"),
+ * but weighed GENERIC_WEIGHT of a topic word, in the search and in how much of the question a
+ * passage covers. Base forms; plurals share their dedupe key.
+ */
+const GENERIC_WORDS: ReadonlySet<string> = new Set(
+  'policy policies information question problem issue detail option rule process procedure guide guideline general'
+    .split(' ')
+    .map((w) => dedupeKey(w)),
+);
+export const GENERIC_WEIGHT = 0.3;
+
+/** The weight of a visitor's term: 1, or GENERIC_WEIGHT for a generic support word. */
+export function termWeight(term: string): number {
+  return GENERIC_WORDS.has(dedupeKey(term)) ? GENERIC_WEIGHT : 1;
+}
+
 /** True when `word` is one the extractor always drops (exposed for tests and diagnostics). */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word.toLowerCase());

@@ -11,15 +11,14 @@
  *    and one it matches only through a related word (support thesaurus) at RELATED_CREDIT;
  *    `titleCoverage` does the same for the item's title alone (FAQ titles are questions, so a
  *    question matching a title is the strongest sign of the right entry).
- * 3. Ranking: relevance = normalised BM25 + titleBonus x titleCoverage + coverageBonus x
- *    coverage, BM25 normalised by its bound for the question (sum of the words' IDF x (k1 + 1)),
- *    so every part is on a 0..1-ish scale whatever the corpus (both bonuses are 0 by default:
- *    measured, they did not help; see DEFAULT_RELEVANCE).
- * 4. Confidence (the reply's `confidence`): an estimate of the probability that the first item
- *    answers the question, a logistic function of the first item's coverage, title coverage and
- *    its lead over the second item (see confidenceOf for the fit). Items below the relevance floor
- *    (confidence < RELEVANCE_FLOOR) are neither cited nor given to the model; when the first one
- *    is below it, the reply is "not found".
+ * 3. Ranking: relevance = normalised BM25 + confidenceBonus x confidence (+ titleBonus x
+ *    titleCoverage + coverageBonus x coverage, 0 by default: measured, they did not help; see
+ *    DEFAULT_RELEVANCE), BM25 normalised by its bound for the question (sum of the words' IDF x
+ *    (k1 + 1)), so every part is on a 0..1-ish scale whatever the corpus.
+ * 4. Confidence (the reply's `confidence`): an estimate of the probability that the item
+ *    answers the question, a logistic function of its coverage and title coverage (see
+ *    confidenceOf for the fit). Items below the relevance floor (confidence < floor) are neither
+ *    cited nor given to the model; when the first one is below it, the reply is "not found".
  */
 import { fts5Tokens } from '../knowledge/sqlite-search-index';
 import type { ScoredChunk } from '../knowledge/search-index';
@@ -36,6 +35,8 @@ export interface RelevanceParams {
   titleBonus: number;
   /** Weight of the coverage in the ranking. */
   coverageBonus: number;
+  /** Weight of the item's confidence in the ranking. */
+  confidenceBonus: number;
   /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
   nextChunkDamping: number;
   /** Chunks beyond this many per item add nothing to its score. */
@@ -49,25 +50,44 @@ export interface RelevanceParams {
 /**
  * Chosen with eval/fit-confidence.ts on the Python FAQ and Northwind questions. A bonus for the
  * title coverage or the coverage on top of BM25 (which already counts a title word 4 times) did
- * not help there (grid 0..3: best R@1 and MRR at 0 for both), so ranking is the folded BM25; the
- * coverages feed the confidence instead. The floor maximises the mean of R@1 after the floor and
- * the share of unanswerable questions answered "not found" on the tuning corpora (0.40: R@1 0.56,
- * not found 0.73; held out git and zlib FAQs: R@1 0.51, not found 0.83).
+ * not help there (grid 0..3: best R@1 and MRR at 0 for both); the coverages feed the confidence
+ * instead, and 0.2 x the confidence is added to the normalised BM25 (the best MRR on the tuning
+ * corpora, 0.689 -> 0.690, R@1 unchanged; held out: R@1 0.663 -> 0.674, MRR 0.759 -> 0.766). The floor is the one with the best R@1 after the floor
+ * among those that answer at least 0.8 of the unanswerable tuning questions "not found" (0.40:
+ * R@1 0.60, not found 0.80; on the held-out git and zlib FAQs: R@1 0.47, not found 0.87). A thesaurus match credited 0.25 instead of 0.5 of the word did worse there.
  */
 export const DEFAULT_RELEVANCE: Readonly<RelevanceParams> = Object.freeze({
   relatedCredit: 0.5,
   titleBonus: 0,
   coverageBonus: 0,
+  confidenceBonus: 0.2,
   nextChunkDamping: 0.3,
   chunksPerItem: 3,
   floor: 0.4,
   followerShare: 0.6,
 });
 
+/**
+ * Another vertical is suggested ("This looks like an Employee Support question") only when its
+ * best item is at least this confident: a wrong suggestion sends the visitor away for nothing.
+ */
+export const SUGGEST_CONFIDENCE = 0.6;
+/**
+ * A match in the vertical asked in that is less confident than this is compared with the other
+ * verticals' best; when one of them is more confident by at least ELSEWHERE_MARGIN (and at least
+ * SUGGEST_CONFIDENCE), the question belongs there: "How many vacation days do I get?" asked in
+ * Customer Support matches "holidays" in the shipping article (through the thesaurus) but the
+ * Employee Support article on paid time off far better.
+ */
+export const WEAK_MATCH = 0.7;
+export const ELSEWHERE_MARGIN = 0.25;
+
 /** What is known of the question: its words and what the index said of them. */
 export interface QuestionWords {
   /** The visitor's content words (extractQueryTerms). */
   terms: string[];
+  /** Weight of each term (termWeight: 1, less for generic support words); all 1 when left out. */
+  weights?: number[];
   /** Related words searched with EXPANSION_WEIGHT. */
   expansions: QueryExpansion[];
   /** IDF per word, `terms` then `expansions` (ScoredSearch.wordIdf). */
@@ -84,6 +104,8 @@ export interface RankedItem {
   bm25Norm: number;
   /** IDF-weighted share of the question's words it contains (related words at relatedCredit). */
   coverage: number;
+  /** The same counting the visitor's own words only (no credit for related words). */
+  ownCoverage: number;
   /** The same for its title alone. */
   titleCoverage: number;
   /** What it is ranked by. */
@@ -102,19 +124,21 @@ function stemsOf(text: string): Set<string> {
 }
 
 /**
- * Confidence that the first item answers the question: 1 / (1 + e^-(a + b x coverage + c x
- * titleCoverage + d x lead)), lead = 1 - (second item's relevance / first's), 0 without a second.
- * Fitted (logistic regression) on the Python FAQ and the Northwind questions of `npm run eval`
- * (label: the first source is right; unanswerable questions are never right), and checked on
- * the git and zlib FAQs it was not fitted on: see eval/retrieval.ts for the calibration table.
+ * Confidence that an item answers the question: 1 / (1 + e^-(bias + a x coverage + b x
+ * titleCoverage)). Fitted (logistic regression, eval/fit-confidence.ts) on the Python FAQ and
+ * Northwind questions of `npm run eval` (label: the first source is right; unanswerable questions
+ * are never right) and checked on the git and zlib FAQs it was not fitted on (eval/retrieval.ts
+ * prints the calibration table). Also tried: the first item's lead over the second (calibrated
+ * worse on the tuning corpora, and overstates a weak match in a small knowledge base where the
+ * second item is far behind anyway) and the coverage by the visitor's own words alone (no gain).
  */
-export function confidenceOf(coverage: number, titleCoverage: number, lead: number): number {
-  const z = CONFIDENCE_FIT.bias + CONFIDENCE_FIT.coverage * coverage + CONFIDENCE_FIT.title * titleCoverage + CONFIDENCE_FIT.lead * lead;
-  return 1 / (1 + Math.exp(-z));
+export function confidenceOf(item: Pick<RankedItem, 'coverage' | 'titleCoverage'>): number {
+  const f = CONFIDENCE_FIT;
+  return 1 / (1 + Math.exp(-(f.bias + f.coverage * item.coverage + f.title * item.titleCoverage)));
 }
 
 /** Coefficients of confidenceOf (see there). */
-export const CONFIDENCE_FIT = Object.freeze({ bias: -2.45, coverage: 2.8, title: 2.13, lead: 2.62 });
+export const CONFIDENCE_FIT = Object.freeze({ bias: -1.71, coverage: 3.05, title: 2.93 });
 
 /**
  * Ranks the items of `chunks` for the question, best first, with their confidence. Every item is
@@ -122,7 +146,8 @@ export const CONFIDENCE_FIT = Object.freeze({ bias: -2.45, coverage: 2.8, title:
  */
 export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params: RelevanceParams = DEFAULT_RELEVANCE): RankedItem[] {
   const { terms, expansions, idf } = question;
-  const termIdf = terms.map((_, i) => idf[i] ?? 0);
+  // What a term is worth: its IDF times its weight (a generic word like "policy" counts less).
+  const termIdf = terms.map((_, i) => (idf[i] ?? 0) * (question.weights?.[i] ?? 1));
   const totalIdf = termIdf.reduce((a, b) => a + b, 0);
   // A related word covers the visitor's terms it stands for.
   const standsFor = new Map<string, number[]>();
@@ -163,33 +188,33 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
       for (const t of standsFor.get(e.term) ?? []) titleCredit[t] = Math.max(titleCredit[t], params.relatedCredit);
     });
     let covered = 0;
+    let own = 0;
     let inTitle = 0;
     for (let i = 0; i < terms.length; i++) {
       covered += credit[i] * termIdf[i];
+      if (credit[i] === 1) own += termIdf[i];
       inTitle += titleCredit[i] * termIdf[i];
     }
     const coverage = totalIdf > 0 ? covered / totalIdf : 0;
+    const ownCoverage = totalIdf > 0 ? own / totalIdf : 0;
     const titleCoverage = totalIdf > 0 ? inTitle / totalIdf : 0;
     const bm25Norm = bound > 0 ? bm25 / bound : 0;
+    const confidence = confidenceOf({ coverage, titleCoverage });
     items.push({
       itemId,
       title: list[0].title,
       bm25,
       bm25Norm,
       coverage,
+      ownCoverage,
       titleCoverage,
-      relevance: bm25Norm + params.titleBonus * titleCoverage + params.coverageBonus * coverage,
-      confidence: 0,
+      relevance: bm25Norm + params.titleBonus * titleCoverage + params.coverageBonus * coverage + params.confidenceBonus * confidence,
+      confidence,
       chunks: list,
       covered: terms.filter((_, i) => credit[i] > 0),
     });
   }
   items.sort((a, b) => b.relevance - a.relevance || a.itemId.localeCompare(b.itemId));
-  items.forEach((item, i) => {
-    const next = items[i + 1];
-    const lead = next && item.relevance > 0 ? 1 - next.relevance / item.relevance : 1;
-    item.confidence = confidenceOf(item.coverage, item.titleCoverage, i === 0 ? lead : 0);
-  });
   return items;
 }
 
@@ -205,7 +230,7 @@ export function citable(items: RankedItem[], limit: number, params: RelevancePar
   for (const item of rest) {
     if (chosen.length >= limit) break;
     if (item.relevance < params.followerShare * first.relevance) break;
-    if (confidenceOf(item.coverage, item.titleCoverage, 0) < params.floor) continue;
+    if (item.confidence < params.floor) continue;
     chosen.push(item);
   }
   return chosen;

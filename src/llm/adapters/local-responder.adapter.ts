@@ -1,10 +1,14 @@
 /**
  * The offline knowledge responder (provider `local`): a real answerer for installs without an LLM
  * key. It picks the sentences of the retrieved passages that best cover the question, quotes them
- * under the title of the knowledge item they come from, and says plainly when nothing matched.
- * It streams its answer in small word groups like a vendor model would.
+ * under the title of the knowledge item they come from (saying in which language they are written
+ * when it is not the visitor's), and says plainly when nothing matched, with the next steps:
+ * rephrasing, and the vertical whose knowledge does match. Its own sentences are in the 11
+ * offered languages. It streams its answer in small word groups like a vendor model would.
  */
+import { detectLanguage } from '../../retrieval/language';
 import { extractQueryTerms } from '../../retrieval/query-terms';
+import { getLanguageByCode, getLanguageByName } from '../../shared/catalog/languages';
 import { countMessageTokens, countTokens } from '../token-counter';
 import { LlmChunk, LlmError, LlmPassage, LlmProvider, LlmRequest } from '../llm.types';
 
@@ -12,41 +16,132 @@ const MAX_SENTENCES = 4;
 const MAX_ITEMS = 2;
 const WORDS_PER_DELTA = 3;
 
-/** Localised lead-ins; the knowledge itself stays in the language it was written in. */
-const PHRASES: Record<string, { found: string; none: string; note?: string }> = {
-  English: {
+/** The responder's own sentences in one language; the knowledge itself is quoted as written. */
+interface Phrases {
+  found: string;
+  /** The line above quoted passages written in another language than the reply's. */
+  quotedIn: (languageName: string) => string;
+  none: string;
+  rephrase: string;
+  /** The vertical whose knowledge matches (its tab label, as the chat page shows it). */
+  suggest: (vertical: string) => string;
+  contact: string;
+}
+
+/** By language code: every offered language (src/shared/catalog/languages.ts). */
+const PHRASES: Readonly<Record<string, Phrases>> = {
+  en: {
     found: "Here's what I found in our knowledge base:",
-    none: "I couldn't find anything in our knowledge base that answers this. Could you rephrase the question or add a detail? If it's urgent, please contact a member of our team.",
+    quotedIn: (name) => `(The passages below are quoted as written, in ${name}.)`,
+    none: "I couldn't find anything in our knowledge base that answers this.",
+    rephrase: 'Could you rephrase the question or add a detail?',
+    suggest: (v) => `This looks like ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} question: you can ask it in the ${v} tab.`,
+    contact: "If it's urgent, please contact a member of our team.",
   },
-  Spanish: {
+  es: {
     found: 'Esto es lo que encontré en nuestra base de conocimiento:',
-    none: 'No encontré nada en nuestra base de conocimiento que responda a esto. ¿Puede reformular la pregunta o añadir un detalle?',
-    note: '(La información de referencia está en inglés.)',
+    quotedIn: (name) => `(Los fragmentos siguientes se citan tal como están escritos, en ${name}.)`,
+    none: 'No encontré nada en nuestra base de conocimiento que responda a esto.',
+    rephrase: '¿Podría reformular la pregunta o añadir algún detalle?',
+    suggest: (v) => `Parece una pregunta para ${v}: puede hacerla en la pestaña ${v}.`,
+    contact: 'Si es urgente, póngase en contacto con un miembro de nuestro equipo.',
   },
-  French: {
+  fr: {
     found: 'Voici ce que j’ai trouvé dans notre base de connaissances :',
-    none: 'Je n’ai rien trouvé dans notre base de connaissances qui réponde à cette question. Pouvez-vous la reformuler ou préciser un détail ?',
-    note: '(Les informations de référence sont en anglais.)',
+    quotedIn: (name) => `(Les extraits ci-dessous sont cités tels quels, en ${name}.)`,
+    none: 'Je n’ai rien trouvé dans notre base de connaissances qui réponde à cette question.',
+    rephrase: 'Pourriez-vous reformuler la question ou ajouter une précision ?',
+    suggest: (v) => `Cette question semble relever de ${v} : vous pouvez la poser dans l’onglet ${v}.`,
+    contact: 'En cas d’urgence, contactez un membre de notre équipe.',
   },
-  German: {
+  de: {
     found: 'Das habe ich in unserer Wissensdatenbank gefunden:',
-    none: 'Ich habe in unserer Wissensdatenbank nichts gefunden, das diese Frage beantwortet. Können Sie sie umformulieren oder ein Detail ergänzen?',
-    note: '(Die Referenzinformationen sind auf Englisch.)',
+    quotedIn: (name) => `(Die folgenden Auszüge werden im Original zitiert, auf ${name}.)`,
+    none: 'Ich habe in unserer Wissensdatenbank nichts gefunden, das diese Frage beantwortet.',
+    rephrase: 'Könnten Sie die Frage umformulieren oder ein Detail ergänzen?',
+    suggest: (v) => `Das scheint eine Frage für ${v} zu sein: Sie können sie im Tab „${v}“ stellen.`,
+    contact: 'Wenn es dringend ist, wenden Sie sich bitte an ein Mitglied unseres Teams.',
   },
-  Portuguese: {
+  zh: {
+    found: '以下是我在知识库中找到的内容：',
+    quotedIn: (name) => `（以下段落按原文引用，语言为${name}。）`,
+    none: '我在知识库中没有找到能回答这个问题的内容。',
+    rephrase: '您可以换一种说法，或补充一些细节吗？',
+    suggest: (v) => `这似乎是 ${v} 方面的问题：您可以在“${v}”标签页中提问。`,
+    contact: '如有紧急情况，请联系我们的团队成员。',
+  },
+  ja: {
+    found: 'ナレッジベースで見つかった情報は次のとおりです：',
+    quotedIn: (name) => `（以下の文章は原文のまま引用しています。言語：${name}）`,
+    none: 'ナレッジベースには、このご質問に答える情報が見つかりませんでした。',
+    rephrase: '質問を言い換えるか、詳しい情報を加えていただけますか？',
+    suggest: (v) => `これは ${v} に関するご質問のようです。「${v}」タブで質問してください。`,
+    contact: 'お急ぎの場合は、担当チームまでお問い合わせください。',
+  },
+  ko: {
+    found: '지식 베이스에서 찾은 내용은 다음과 같습니다:',
+    quotedIn: (name) => `(아래 내용은 원문 그대로 인용한 것이며, ${name}로 작성되어 있습니다.)`,
+    none: '지식 베이스에서 이 질문에 대한 답을 찾지 못했습니다.',
+    rephrase: '질문을 다르게 표현하거나 자세한 내용을 덧붙여 주시겠어요?',
+    suggest: (v) => `${v} 관련 질문인 것 같습니다. "${v}" 탭에서 질문해 주세요.`,
+    contact: '급한 경우에는 저희 팀원에게 문의해 주세요.',
+  },
+  hi: {
+    found: 'हमारे ज्ञानकोष में मुझे यह जानकारी मिली:',
+    quotedIn: (name) => `(नीचे दिए गए अंश मूल रूप में उद्धृत हैं, भाषा: ${name}।)`,
+    none: 'मुझे हमारे ज्ञानकोष में ऐसा कुछ नहीं मिला जो इस प्रश्न का उत्तर देता हो।',
+    rephrase: 'क्या आप प्रश्न को दूसरे शब्दों में पूछ सकते हैं या कोई विवरण जोड़ सकते हैं?',
+    suggest: (v) => `यह ${v} से जुड़ा प्रश्न लगता है: आप इसे "${v}" टैब में पूछ सकते हैं।`,
+    contact: 'यदि मामला अत्यावश्यक है, तो कृपया हमारी टीम के किसी सदस्य से संपर्क करें।',
+  },
+  pt: {
     found: 'Aqui está o que encontrei na nossa base de conhecimento:',
-    none: 'Não encontrei nada na nossa base de conhecimento que responda a isto. Pode reformular a pergunta ou acrescentar um detalhe?',
-    note: '(As informações de referência estão em inglês.)',
+    quotedIn: (name) => `(Os trechos abaixo são citados como foram escritos, em ${name}.)`,
+    none: 'Não encontrei nada na nossa base de conhecimento que responda a isso.',
+    rephrase: 'Você pode reformular a pergunta ou acrescentar algum detalhe?',
+    suggest: (v) => `Parece uma pergunta para ${v}: você pode fazê-la na aba ${v}.`,
+    contact: 'Se for urgente, entre em contato com um membro da nossa equipe.',
   },
-  Italian: {
+  it: {
     found: 'Ecco cosa ho trovato nella nostra base di conoscenza:',
-    none: 'Non ho trovato nulla nella nostra base di conoscenza che risponda a questa domanda. Può riformularla o aggiungere un dettaglio?',
-    note: '(Le informazioni di riferimento sono in inglese.)',
+    quotedIn: (name) => `(I passaggi seguenti sono citati così come sono scritti, in ${name}.)`,
+    none: 'Non ho trovato nulla nella nostra base di conoscenza che risponda a questa domanda.',
+    rephrase: 'Può riformulare la domanda o aggiungere qualche dettaglio?',
+    suggest: (v) => `Sembra una domanda per ${v}: può porla nella scheda ${v}.`,
+    contact: 'Se è urgente, contatti un membro del nostro team.',
+  },
+  ar: {
+    found: 'إليك ما وجدته في قاعدة المعرفة لدينا:',
+    quotedIn: (name) => `(المقاطع التالية مقتبسة كما كُتبت، باللغة ${name}.)`,
+    none: 'لم أجد في قاعدة المعرفة لدينا ما يجيب عن هذا السؤال.',
+    rephrase: 'هل يمكنك إعادة صياغة السؤال أو إضافة بعض التفاصيل؟',
+    suggest: (v) => `يبدو أن هذا سؤال يخص ${v}: يمكنك طرحه في تبويب "${v}".`,
+    contact: 'إذا كان الأمر عاجلاً، يُرجى التواصل مع أحد أعضاء فريقنا.',
   },
 };
 
-function phrasesFor(language: string) {
-  return PHRASES[language] ?? PHRASES.English;
+/** The reply language's code (grounding.language is its English name, e.g. 'Spanish'); English when unknown. */
+function languageCodeOf(name: string | undefined): string {
+  const code = name ? (getLanguageByName(name)?.code ?? getLanguageByCode(name)?.code) : undefined;
+  return code && PHRASES[code] ? code : 'en';
+}
+
+/** A language's name in another language ('inglés' for en in es), from the runtime's ICU data. */
+function languageName(code: string, inLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([inLanguage], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** The "not found" reply: says so, asks to rephrase, names the vertical whose knowledge matches, and who to contact. */
+export function notFoundReply(language: string | undefined, suggestedVertical?: string): string {
+  const phrases = PHRASES[languageCodeOf(language)];
+  const parts = [`${phrases.none} ${phrases.rephrase}`];
+  if (suggestedVertical) parts.push(phrases.suggest(suggestedVertical));
+  parts.push(phrases.contact);
+  return parts.join('\n\n');
 }
 
 /** Crude stem so "refunds", "refunded" and "refund" meet; the search index does the real stemming. */
@@ -91,10 +186,11 @@ function bestSentences(passage: LlmPassage, stems: Set<string>, max: number): Sc
 /** Builds the whole answer text from the grounding; exported for unit tests. */
 export function composeLocalAnswer(request: LlmRequest): string {
   const grounding = request.grounding;
-  const language = grounding?.language ?? 'English';
-  const phrases = phrasesFor(language);
+  const code = languageCodeOf(grounding?.language);
+  const phrases = PHRASES[code];
   const passages = grounding?.passages ?? [];
-  if (passages.length === 0) return phrases.none;
+  const none = () => notFoundReply(grounding?.language, grounding?.suggestedVertical?.name);
+  if (passages.length === 0) return none();
 
   const stems = new Set(extractQueryTerms(grounding?.query ?? '').map(stem));
   const byItem = new Map<string, { title: string; passages: LlmPassage[] }>();
@@ -115,8 +211,10 @@ export function composeLocalAnswer(request: LlmRequest): string {
     budget -= sentences.length;
     sections.push(`**${title}**\n${sentences.map((s) => s.text).join(' ')}`);
   }
-  if (sections.length === 0) return phrases.none;
-  const lead = phrases.note ? `${phrases.found} ${phrases.note}` : phrases.found;
+  if (sections.length === 0) return none();
+  // The passages are quoted as written: say in which language when it is not the reply's.
+  const written = detectLanguage(passages.map((p) => p.text).join('\n')) ?? 'en';
+  const lead = written === code ? phrases.found : `${phrases.found}\n${phrases.quotedIn(languageName(written, code))}`;
   return `${lead}\n\n${sections.join('\n\n')}`;
 }
 

@@ -71,13 +71,28 @@ export interface ReplyData {
   response: string;
   /** Milliseconds from accepting the request to the end of the reply. */
   executionTime: number;
-  /** 0-1; how well the retrieved knowledge covers the question (see the chat pipeline). */
+  /**
+   * 0-1: the estimated probability that the first source answers the question (calibrated on the
+   * retrieval evaluation, see src/retrieval/relevance.ts); low when nothing matched.
+   */
   confidence: number;
   vertical: VerticalId;
   agentsInvolved: string[];
   a2aCompliant: boolean;
   optimization: ReplyOptimization;
+  /** Only the knowledge items the reply used (those that cleared the relevance floor), best first. */
   sources: ReplySource[];
+  /**
+   * Whether the reply was answered from the knowledge base: false when nothing cleared the
+   * relevance floor (the reply then says so and suggests next steps). Optional so replies built
+   * elsewhere (tests, older servers) stay valid.
+   */
+  answered?: boolean;
+  /**
+   * When not answered: another vertical whose knowledge matches the question ("This looks like
+   * an Employee Support question"); the chat page offers to ask it there.
+   */
+  suggestedVertical?: VerticalId;
   /**
    * The reply's id (its usage event's id): what POST /api/feedback rates. Always sent by the
    * server; optional so replies built elsewhere (tests, older servers) stay valid.
