@@ -50,4 +50,14 @@ describe('buildPrompt', () => {
     expect(system.content).toContain('Common Law');
     expect(system.content).toMatch(/not legal advice/);
   });
+
+  it('without passages, tells the model to say nothing matched, to ask for a rephrasing, and which vertical does match', () => {
+    const request = { query: 'How many vacation days do I get?', vertical: 'customer-service' as const, userId: 'u', language: DEFAULT_LANGUAGE, history: [] };
+    const [plain] = buildPrompt(agent, request, []);
+    expect(plain.content).toContain('No knowledge base article matched this question.');
+    expect(plain.content).toMatch(/rephrase/);
+    expect(plain.content).not.toContain('Employee Support');
+    const [suggesting] = buildPrompt(agent, request, [], { id: 'hr', name: 'Employee Support' });
+    expect(suggesting.content).toContain('this looks like an Employee Support question they can ask in the Employee Support tab');
+  });
 });

@@ -104,8 +104,8 @@ interface ScopeImpacts {
   impact: Float64Array;
   /** Highest impact per block. */
   maxImpact: Float64Array;
-  /** The term's IDF in the scope (0 when no chunk of the scope contains it). */
-  idf: number;
+  /** Chunks of the scope containing the term (its document frequency there). */
+  df: number;
 }
 
 /**
@@ -256,7 +256,7 @@ function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
     }
     maxImpact[i] = max;
   }
-  const result = { impact, maxImpact, idf: weight };
+  const result = { impact, maxImpact, df };
   p.scopes.set(key, result);
   return result;
 }
@@ -819,9 +819,9 @@ type SearchHit = ChunkRow & { score: number; matchedTerms: string[] };
 export interface SearchOutcome {
   hits: SearchHit[];
   /**
-   * Per query word (StemmedQuery.words): the IDF of its index term in the scoring scope, the
-   * highest when it has several; the IDF of a term no chunk holds (df 0) when the corpus does not
-   * know the word; 0 when it has no index term (a stop word of the engine).
+   * Per query word (StemmedQuery.words): the IDF ln(1 + (N - df + 0.5) / (df + 0.5)) of its index
+   * term in the scoring scope, the highest when it has several (df 0 when the corpus does not
+   * know the word); 0 when it has no index term (a stop word of the engine).
    */
   wordIdf: number[];
 }
@@ -955,9 +955,11 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
 
   const scoring: ScoringTerm[] = [];
   const wordsOf: number[][] = [];
-  // A term no chunk contains is as rare as a term can be: the IDF of df 0 (it weighs in the
-  // share of the question a passage covers, though it scores nothing).
-  const unseen = idf(options.formula, basis.n, 0);
+  // The IDF reported is ln(1 + (N - df + 0.5) / (df + 0.5)) whatever the dialect's scoring
+  // formula: never 0, even for a word in most chunks of a tiny corpus. A term no chunk contains
+  // is as rare as a term can be: df 0 (it weighs in the share of the question a passage covers,
+  // though it scores nothing).
+  const unseen = idf('bm25-plus-one', basis.n, 0);
   for (const t of query.terms) {
     const p = postings.get(t.term);
     if (!p || p.df === 0) {
@@ -979,9 +981,9 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
   };
   const hits = topK(scoring, topKOptions);
   scoring.forEach((term, i) => {
-    // Computed (and cached) by topK for this scope already.
-    const value = impactsOf(term.postings, topKOptions).idf;
-    for (const w of wordsOf[i]) wordIdf[w] = Math.max(wordIdf[w], value > 0 ? value : unseen);
+    // The scope's df was counted (and cached) by topK already.
+    const value = idf('bm25-plus-one', basis.n, impactsOf(term.postings, topKOptions).df);
+    for (const w of wordsOf[i]) wordIdf[w] = Math.max(wordIdf[w], value);
   });
   return { hits, wordsOf, wordIdf };
 }

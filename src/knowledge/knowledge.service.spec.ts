@@ -445,8 +445,10 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       const passages = await service.search('warranty');
       expect(passages.map((p) => p.itemId)).toEqual([titled.id, mention.id]);
       expect(passages[0].score).toBeGreaterThan(passages[1].score);
+      // The passing mention is no source: citing it would be an unrelated chip under the reply.
       const { sources } = await service.retrieve('What does the warranty cover?');
-      expect(sources.map((s) => s.id)).toEqual([titled.id, mention.id]);
+      expect(sources.map((s) => s.id)).toEqual([titled.id]);
+      expect((await service.retrieve('What does the warranty cover?', { explain: true })).candidates?.map((c) => c.itemId)).toEqual([titled.id, mention.id]);
     });
 
     it('searches only the requested vertical', async () => {
@@ -484,17 +486,17 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
         expect(Array.isArray(await service.list({ search: query }))).toBe(true);
       }
       expect(await service.count()).toBe(1);
-      expect(await service.retrieve('how do I?')).toEqual({ sources: [], passages: [], coverage: 0, terms: [] });
+      expect(await service.retrieve('how do I?')).toEqual({ sources: [], passages: [], confidence: 0, answered: false, coverage: 0, terms: [] });
     });
 
     it('scores per item: a long multi-chunk item is one source with at most passagesPerItem passages', async () => {
       const long = await service.create(
         makeKnowledgeItem({ title: 'Company car scheme', content: longContent(14, 'The company car scheme includes fuel cards.'), vertical: 'hr' }),
       );
-      const short = await service.create(makeKnowledgeItem({ title: 'Car parking', content: 'Company car drivers park in bay 3.', vertical: 'hr' }));
+      const short = await service.create(makeKnowledgeItem({ title: 'Company car fuel', content: 'Company car drivers fill up with the fuel card at any station.', vertical: 'hr' }));
       expect((await chunkRows(long.id)).length).toBeGreaterThanOrEqual(4);
 
-      const result = await service.retrieve('company car fuel card', { vertical: 'hr', passagesPerItem: 2 });
+      const result = await service.retrieve('company car scheme fuel card', { vertical: 'hr', passagesPerItem: 2 });
       expect(result.sources.map((s) => s.id)).toEqual([long.id, short.id]);
       expect(result.sources[0].score).toBe(1);
       expect(result.sources[1].score).toBeGreaterThan(0);
@@ -511,22 +513,56 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect(result.passages.every((p) => p.text.length > 0)).toBe(true);
     });
 
-    it('reports coverage as the share of the question’s terms found in the passages', async () => {
+    it('reports coverage as the IDF-weighted share of the question’s terms the first source covers, and a confidence that follows it', async () => {
       await service.create(makeKnowledgeItem({ title: 'Gift cards', content: 'Gift cards never expire and can be used online.' }));
+      await service.create(makeKnowledgeItem({ title: 'Store opening hours', content: 'Our stores open at 9 am and close at 6 pm.' }));
       const full = await service.retrieve('Do gift cards expire?');
       expect(full.terms).toEqual(['gift', 'cards', 'expire']);
       expect(full.coverage).toBe(1);
-      const half = await service.retrieve('gift cards for cryptocurrency mining');
-      expect(half.coverage).toBe(0.5);
+      expect(full.answered).toBe(true);
+      // "cryptocurrency" and "mining" are in no item: as rare as words get, they weigh most.
+      const part = await service.retrieve('gift cards for cryptocurrency mining', { explain: true });
+      expect(part.candidates?.[0].coverage).toBeGreaterThan(0);
+      expect(part.candidates?.[0].coverage).toBeLessThan(0.5);
+      expect(part.candidates?.[0].confidence).toBeLessThan(full.confidence);
       const none = await service.retrieve('cryptocurrency mining');
-      expect(none).toEqual({ sources: [], passages: [], coverage: 0, terms: ['cryptocurrency', 'mining'] });
+      expect(none).toEqual({ sources: [], passages: [], confidence: 0, answered: false, coverage: 0, terms: ['cryptocurrency', 'mining'] });
     });
 
-    it('credits a thesaurus match to the visitor’s words, ranked below an exact match', async () => {
+    it('cites nothing below the relevance floor: a question the knowledge does not cover is "not found", with a low confidence', async () => {
+      const warranty = await service.create(makeKnowledgeItem({ title: 'Product warranty', content: 'All products come with a 2-year warranty covering defects.' }));
+      await service.create(makeKnowledgeItem({ title: 'Store opening hours', content: 'Our stores open at 9 am and close at 6 pm on weekdays.' }));
+      const covered = await service.retrieve('How long is the warranty on products?');
+      expect(covered.sources.map((s) => s.id)).toEqual([warranty.id]);
+      expect(covered.confidence).toBeGreaterThanOrEqual(0.7);
+      // Shares one common word ("products") with the warranty article, and nothing else.
+      const uncovered = await service.retrieve('Can I pay for products with cryptocurrency or a bank transfer?', { explain: true });
+      expect(uncovered.candidates?.length).toBeGreaterThan(0);
+      expect(uncovered).toMatchObject({ sources: [], passages: [], answered: false });
+      expect(uncovered.confidence).toBeLessThan(0.4);
+      expect(uncovered.confidence).toBeGreaterThan(0);
+    });
+
+    it('suggests the vertical whose knowledge matches when the one asked in does not (or only weakly)', async () => {
+      await service.create(makeKnowledgeItem({ title: 'Shipping times', content: 'Standard delivery takes 3-5 business days. Carrier delays during holidays are possible.' }));
+      await service.create(makeKnowledgeItem({ title: 'Paid time off (PTO)', content: 'Employees earn 20 vacation days of paid time off per year.', vertical: 'hr' }));
+      const elsewhere = ['customer-service', 'hr', 'legal', 'sales'];
+      // Matches "holidays" in the shipping article through the thesaurus, but HR far better.
+      const vacation = await service.retrieve('How many vacation days do I get?', { vertical: 'customer-service', elsewhere });
+      expect(vacation).toMatchObject({ sources: [], passages: [], answered: false, suggestedVertical: 'hr' });
+      const inHr = await service.retrieve('How many vacation days do I get?', { vertical: 'hr', elsewhere });
+      expect(inHr.answered).toBe(true);
+      expect(inHr.suggestedVertical).toBeUndefined();
+      // Without other verticals to check, or when nothing anywhere matches: no suggestion.
+      expect((await service.retrieve('How many vacation days do I get?', { vertical: 'customer-service' })).suggestedVertical).toBeUndefined();
+      expect((await service.retrieve('cryptocurrency mining rigs', { vertical: 'customer-service', elsewhere })).suggestedVertical).toBeUndefined();
+    });
+
+    it('credits a thesaurus match to the visitor’s words at half weight', async () => {
       const refunds = await service.create(makeKnowledgeItem({ title: 'Refunds', content: 'We refund returned items within 5 days.' }));
       const result = await service.retrieve('How do I get my money back?');
       expect(result.sources.map((s) => s.id)).toEqual([refunds.id]);
-      expect(result.coverage).toBe(1);
+      expect(result.coverage).toBe(0.5);
       expect((await service.retrieve('How do I get my money back?', { expand: false })).sources).toEqual([]);
     });
   });

@@ -1,3 +1,5 @@
+import { detectLanguage } from '../../retrieval/language';
+import { LANGUAGES } from '../../shared/catalog/languages';
 import type { LlmChunk, LlmRequest } from '../llm.types';
 import { composeLocalAnswer, LocalResponderAdapter } from './local-responder.adapter';
 
@@ -26,12 +28,49 @@ describe('offline knowledge responder', () => {
     expect(answer).not.toContain('Biscuit');
   });
 
-  it('says plainly when nothing matched', () => {
-    expect(composeLocalAnswer(request('Anything?', []))).toMatch(/couldn't find anything in our knowledge base/);
+  it('says plainly when nothing matched, and asks to rephrase', () => {
+    const answer = composeLocalAnswer(request('Anything?', []));
+    expect(answer).toMatch(/couldn't find anything in our knowledge base/);
+    expect(answer).toContain('Could you rephrase the question or add a detail?');
+    expect(answer).not.toMatch(/looks like/);
   });
 
-  it('leads in the visitor language where it has one', () => {
-    expect(composeLocalAnswer(request('refunds?', [refunds], 'German'))).toMatch(/^Das habe ich/);
+  it('names the vertical whose knowledge matches when nothing here did', () => {
+    const withSuggestion = (language: string): LlmRequest => ({
+      ...request('How many vacation days do I get?', [], language),
+      grounding: { query: 'How many vacation days do I get?', passages: [], language, vertical: 'customer-service', suggestedVertical: { id: 'hr', name: 'Employee Support' } },
+    });
+    expect(composeLocalAnswer(withSuggestion('English'))).toContain('This looks like an Employee Support question: you can ask it in the Employee Support tab.');
+    expect(composeLocalAnswer(withSuggestion('Spanish'))).toContain('Parece una pregunta para Employee Support');
+    expect(composeLocalAnswer(withSuggestion('Japanese'))).toContain('「Employee Support」タブ');
+  });
+
+  it('says "not found" and its next steps in each of the 11 offered languages', () => {
+    const replies = LANGUAGES.map((l) => composeLocalAnswer(request('?', [], l.name)));
+    expect(new Set(replies).size).toBe(LANGUAGES.length);
+    expect(composeLocalAnswer(request('Comment réinitialiser mon mot de passe ?', [], 'French'))).toBe(
+      'Je n’ai rien trouvé dans notre base de connaissances qui réponde à cette question. Pourriez-vous reformuler la question ou ajouter une précision ?\n\n' +
+        'En cas d’urgence, contactez un membre de notre équipe.',
+    );
+    // Written in the language itself: no English sentence in the others' replies.
+    for (const [i, reply] of replies.entries()) {
+      if (LANGUAGES[i].code === 'en') continue;
+      expect(reply).not.toMatch(/couldn't|knowledge base|rephrase/i);
+      expect(detectLanguage(reply)).toBe(LANGUAGES[i].code);
+    }
+  });
+
+  it('leads in the visitor language and says in which language the quoted passages are written', () => {
+    const german = composeLocalAnswer(request('refunds?', [refunds], 'German'));
+    expect(german).toMatch(/^Das habe ich/);
+    expect(german).toContain('(Die folgenden Auszüge werden im Original zitiert, auf Englisch.)');
+    expect(german).toContain('Refunds go back to the original payment method');
+    expect(composeLocalAnswer(request('refunds?', [refunds], 'Arabic'))).toContain('باللغة الإنجليزية');
+    // Same language as the reply: no such line.
+    expect(composeLocalAnswer(request('How long do refunds take?'))).not.toMatch(/quoted as written/);
+    const spanishPassage = { ...refunds, text: 'Puede devolver la mayoría de los artículos en un plazo de 30 días y el reembolso se hace en la tarjeta.' };
+    expect(composeLocalAnswer(request('reembolso', [spanishPassage], 'Spanish'))).not.toMatch(/se citan tal como/);
+    expect(composeLocalAnswer(request('refund', [spanishPassage], 'English'))).toContain('(The passages below are quoted as written, in Spanish.)');
   });
 
   it('streams several deltas that join into the answer, then one usage report', async () => {

@@ -1,0 +1,25 @@
+import { detectLanguage } from './language';
+
+describe('detectLanguage', () => {
+  it.each([
+    ['en', 'How do I reset my password if I no longer have access to the email on my account?'],
+    ['es', '¿Cómo puedo obtener un reembolso de mi pedido?'],
+    ['fr', 'Comment réinitialiser mon mot de passe ?'],
+    ['de', 'Wie kann ich meine Bestellung stornieren, wenn sie schon verschickt ist?'],
+    ['pt', 'Como faço para trocar o endereço de entrega do meu pedido?'],
+    ['it', 'Come posso cambiare la password del mio account?'],
+    ['zh', '如何在 Python 中生成随机数？'],
+    ['ja', 'Python はメモリをどのように管理していますか？'],
+    ['ko', 'git에서 계정마다 다른 SSH 키를 사용하려면 어떻게 하나요?'],
+    ['hi', 'मैं git में सहेजा हुआ पासवर्ड कैसे बदलूँ?'],
+    ['ar', 'كيف أرسل بريدًا إلكترونيًا من برنامج بايثون؟'],
+  ])('tells %s', (code, text) => {
+    expect(detectLanguage(text)).toBe(code);
+  });
+
+  it('says nothing when it cannot tell', () => {
+    expect(detectLanguage('')).toBeUndefined();
+    expect(detectLanguage('12345 !!!')).toBeUndefined();
+    expect(detectLanguage('zlib')).toBeUndefined();
+  });
+});
