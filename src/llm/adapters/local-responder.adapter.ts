@@ -201,12 +201,15 @@ export function composeLocalAnswer(request: LlmRequest): string {
   }
   const sections: string[] = [];
   let budget = MAX_SENTENCES;
-  for (const { title, passages: itemPassages } of [...byItem.values()].slice(0, MAX_ITEMS)) {
+  const items = [...byItem.values()].slice(0, MAX_ITEMS);
+  for (const [n, { title, passages: itemPassages }] of items.entries()) {
     if (budget <= 0) break;
+    // Every cited item gets at least one sentence: the first leaves one for each of the others.
+    const share = budget - (items.length - 1 - n);
     const sentences = itemPassages
-      .flatMap((p) => bestSentences(p, stems, budget))
+      .flatMap((p) => bestSentences(p, stems, share))
       .filter((s, i, all) => all.findIndex((o) => o.text === s.text) === i)
-      .slice(0, budget);
+      .slice(0, share);
     if (sentences.length === 0) continue;
     budget -= sentences.length;
     sections.push(`**${title}**\n${sentences.map((s) => s.text).join(' ')}`);

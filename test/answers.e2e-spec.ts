@@ -1,0 +1,128 @@
+/**
+ * Answers visitors can trust: the examples of issue 14 on a fresh install's sample knowledge,
+ * through the real app (offline knowledge responder), over POST /interact and the socket.
+ */
+import request from 'supertest';
+import { detectLanguage } from '../src/retrieval/language';
+import type { ReplyData } from '../src/shared/contracts/chat';
+import { AdminAgent, adminAgent } from './support/admin-session';
+import { chatOverSocket, ClientSocket, connectClient, eventually, startTestApp, TestApp } from './support/test-app';
+
+describe('answers from the sample knowledge: relevance floor, suggestions, other languages', () => {
+  let t: TestApp;
+  let admin: AdminAgent;
+  let socket: ClientSocket;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await adminAgent(t);
+    socket = await connectClient(t.url);
+  });
+
+  afterAll(async () => {
+    socket?.close();
+    await t?.close();
+  });
+
+  async function ask(vertical: string, query: string, preferredLanguage = 'English'): Promise<ReplyData> {
+    const res = await request(t.url).post('/interact').send({ vertical, query, preferredLanguage, userId: 'demo-user' }).expect(200);
+    return res.body.data as ReplyData;
+  }
+
+  async function answeredInUsage(replyId: string | undefined): Promise<boolean | null> {
+    const row = await eventually(async () => {
+      const rows: { answered: number | null }[] = await t.dataSource.query(t.config.databaseUrl ? 'SELECT answered FROM usage_events WHERE id = $1' : 'SELECT answered FROM usage_events WHERE id = ?', [replyId]);
+      return rows[0];
+    }, 5000, 'the usage event');
+    return row.answered === null ? null : Number(row.answered) === 1;
+  }
+
+  it('the vacation question asked in Customer Support is not found there, says so, and suggests Employee Support; its usage event is unanswered', async () => {
+    const data = await ask('customer-service', 'How many vacation days do I get?');
+    expect(data.sources).toEqual([]);
+    expect(data.answered).toBe(false);
+    expect(data.suggestedVertical).toBe('hr');
+    expect(data.confidence).toBeLessThan(0.7);
+    expect(data.response).toContain("I couldn't find anything in our knowledge base that answers this.");
+    expect(data.response).toContain('This looks like an Employee Support question: you can ask it in the Employee Support tab.');
+    expect(data.response).not.toContain('Shipping');
+    expect(await answeredInUsage(data.replyId)).toBe(false);
+  });
+
+  it('asked in Employee Support, the same question is answered from "Paid time off (PTO)"; its usage event is answered', async () => {
+    const data = await ask('hr', 'How many vacation days do I get?');
+    expect(data.sources.map((s) => s.title)).toEqual(['Paid time off (PTO)']);
+    expect(data.answered).toBe(true);
+    expect(data.suggestedVertical).toBeUndefined();
+    expect(data.confidence).toBeGreaterThanOrEqual(0.7);
+    expect(data.response).toContain('20 days of paid time off');
+    expect(await answeredInUsage(data.replyId)).toBe(true);
+  });
+
+  it('"what\'s your return policy" cites "Returns and refunds" first, and no unrelated item', async () => {
+    const data = await ask('customer-service', "what's your return policy");
+    expect(data.sources[0].title).toBe('Returns and refunds');
+    expect(data.sources.map((s) => s.title)).not.toContain('Shipping times and costs');
+    expect(data.sources.map((s) => s.title)).not.toContain('Resetting your password');
+  });
+
+  it('"My package has not arrived" leads with "Tracking your order"', async () => {
+    const data = await ask('customer-service', 'My package has not arrived');
+    expect(data.sources[0].title).toBe('Tracking your order');
+    expect(data.answered).toBe(true);
+  });
+
+  it('an item just added, "Refund window for hardware orders", is cited for the laptop question (over the socket), and the password article is not', async () => {
+    await admin
+      .post('/api/knowledge')
+      .send({
+        title: 'Refund window for hardware orders',
+        content: 'Hardware such as laptops, tablets and monitors can be returned within 45 days of delivery for a full refund, in its original packaging.',
+        category: 'Policies',
+        vertical: 'customer-service',
+        tags: ['returns', 'hardware'],
+      })
+      .expect(201);
+    const result = await chatOverSocket(socket, { vertical: 'customer-service', query: 'Can I send back a laptop I bought last month and get my money back?' });
+    const titles = result.done!.sources.map((s) => s.title);
+    expect(titles).toContain('Refund window for hardware orders');
+    expect(titles).not.toContain('Resetting your password');
+    expect(titles.length).toBeLessThanOrEqual(3);
+    expect(result.done!.response).toContain('45 days');
+  });
+
+  it('offline, the not-found reply to a French question is in French', async () => {
+    const data = await ask('customer-service', 'Comment réinitialiser mon mot de passe ?', 'French');
+    expect(data.answered).toBe(false);
+    expect(data.sources).toEqual([]);
+    expect(data.response).toMatch(/^Je n’ai rien trouvé dans notre base de connaissances/);
+    expect(data.response).toContain('Pourriez-vous reformuler la question');
+    expect(detectLanguage(data.response)).toBe('fr');
+  });
+
+  it('an answer in another language than the knowledge quotes it as written, under a line naming its language', async () => {
+    const data = await ask('customer-service', 'How do I reset my password?', 'Spanish');
+    expect(data.sources[0].title).toBe('Resetting your password');
+    expect(data.response).toMatch(/^Esto es lo que encontré en nuestra base de conocimiento:\n\(Los fragmentos siguientes se citan tal como están escritos, en inglés\.\)/);
+    expect(data.response).toContain('Forgot password?');
+  });
+
+  it('Analytics shows the "Answered from knowledge" rate beside the success rate', async () => {
+    // Everything this suite asked went through the offline responder of its vertical's agent.
+    const agents = await eventually(async () => {
+      const res = await admin.get('/api/analytics/agents?hours=1').expect(200);
+      const rows = res.body.data as { agentId: string; totalRequests: number; answeredRate: number | null; errorRate: number }[];
+      const cs = rows.find((r) => r.agentId === 'customer-service-agent');
+      return cs && cs.totalRequests >= 6 ? rows : undefined;
+    }, 5000, 'the agents analytics');
+    const cs = agents.find((r) => r.agentId === 'customer-service-agent')!;
+    const hr = agents.find((r) => r.agentId === 'hr-agent')!;
+    // Customer Support: vacation and French not found; return policy, package, laptop, Spanish answered.
+    expect(cs.totalRequests).toBe(6);
+    expect(cs.answeredRate).toBeCloseTo(4 / 6, 4);
+    expect(cs.errorRate).toBe(0);
+    expect(hr.answeredRate).toBe(1);
+    const system = (await admin.get('/api/analytics/system?hours=1').expect(200)).body.data as { answeredRate: number | null };
+    expect(system.answeredRate).toBeCloseTo(5 / 7, 4);
+  });
+});
