@@ -162,6 +162,28 @@ describeBrowser('chat page in Chromium', () => {
       await page.close();
     });
 
+    it('a question asked in the wrong tab: the reply says nothing matched, and "Ask in Employee Support" switches tab and asks it there', async () => {
+      const page = await openChat(browser, t.url);
+      await ask(page, 'How many vacation days do I get?');
+      const first = await finishedReply(page);
+      expect(first.sources).toEqual([]);
+      expect(first.text).toContain("I couldn't find anything in our knowledge base");
+      expect(first.text).toContain('This looks like an Employee Support question');
+      const button = lastReply(page).getByRole('button', { name: 'Ask in Employee Support' });
+      await screenshot(page, 'chat-not-found-suggestion-1280', { fullPage: false });
+      await button.click();
+      expect(await page.getByRole('tab', { name: /Employee Support/ }).getAttribute('aria-selected')).toBe('true');
+      await page.locator('.message-user').getByText('How many vacation days do I get?').waitFor();
+      const second = await finishedReply(page);
+      expect(second.sources).toContain('Paid time off (PTO)');
+      expect(second.text).toContain('20 days of paid time off');
+      // The conversation started over in Employee Support: one question, no "Ask in" button left.
+      expect(await page.locator('.message-user').count()).toBe(1);
+      expect(await page.getByRole('button', { name: /^Ask in/ }).count()).toBe(0);
+      await screenshot(page, 'chat-asked-in-employee-support-1280', { fullPage: false });
+      await page.close();
+    });
+
     it('legal: United Arab Emirates -> Dubai shows the emirate warning', async () => {
       const page = await openChat(browser, t.url);
       await page.getByRole('tab', { name: /Legal Advisor/ }).click();

@@ -27,6 +27,8 @@ export interface MessageMetadata {
   sources: ReplySource[];
   /** Id of the reply for feedback (absent when the server did not record it). */
   replyId?: string;
+  /** Nothing in the knowledge base answered it, but this vertical's knowledge does. */
+  suggestedVertical?: VerticalId;
 }
 
 /** A chat message as the page shows it; an agent reply grows while its frames arrive. */
@@ -68,6 +70,7 @@ export function metadataFrom(data: ReplyData): MessageMetadata {
     optimization: data.optimization,
     sources: data.sources ?? [],
     ...(data.replyId ? { replyId: data.replyId } : {}),
+    ...(data.suggestedVertical ? { suggestedVertical: data.suggestedVertical } : {}),
   };
 }
 

@@ -200,6 +200,32 @@ describe('chat page: conversation', () => {
     expect(meta).toHaveTextContent('1.2 s');
   });
 
+  it('under a reply that found nothing but names another vertical, "Ask in ..." switches to that tab and asks the question there', async () => {
+    const { user, socket } = renderChat();
+    await ask(user, 'How many vacation days do I get?');
+    const first = socket.lastSend();
+    expect(first.vertical).toBe('customer-service');
+    serverSays(() => socket.done(first.requestId, makeReplyData({ sources: [], answered: false, suggestedVertical: 'hr', response: 'Nothing here.' })));
+    const button = within(lastAgent()).getByRole('button', { name: 'Ask in Employee Support' });
+    await user.click(button);
+    expect(screen.getByRole('tab', { name: /Employee Support/ })).toHaveAttribute('aria-selected', 'true');
+    const second = socket.lastSend();
+    expect(second.requestId).not.toBe(first.requestId);
+    expect(second).toMatchObject({ vertical: 'hr', query: 'How many vacation days do I get?' });
+    // The history is the new vertical's welcome only, not the other vertical's conversation.
+    expect(second.conversationHistory?.map((m) => m.type)).toEqual(['agent']);
+    expect(second.conversationHistory?.[0].content).toMatch(/employee support assistant/);
+    // The conversation starts over in Employee Support with the question asked.
+    expect(within(log()).getAllByText('How many vacation days do I get?')).toHaveLength(1);
+  });
+
+  it('offers no "Ask in" button when the reply names no other vertical', async () => {
+    const { user, socket } = renderChat();
+    await ask(user, 'Zyxqv?');
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ sources: [], answered: false })));
+    expect(within(lastAgent()).queryByRole('button', { name: /^Ask in/ })).toBeNull();
+  });
+
   it('shows the processing time but no sources line when the reply cited nothing', async () => {
     const { user, socket } = renderChat();
     await ask(user, 'Zyxqv?');

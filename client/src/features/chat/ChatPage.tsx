@@ -119,6 +119,22 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
     }
   };
 
+  /** "Ask in Employee Support": switch to that tab and ask the same question there. */
+  const askIn = (id: VerticalId, question: string) => {
+    if (id === verticalId || !isEnabled(id) || conversation.pending || !online) return;
+    const next = verticalOf(id);
+    setVerticalId(id);
+    conversation.reset(welcomeOf(id));
+    if (next.requiresJurisdiction && !jurisdiction) {
+      // The question waits in the composer until a jurisdiction is chosen.
+      setInput(question);
+      setModalOpen(true);
+      return;
+    }
+    conversation.send(question, { vertical: id, language, jurisdiction });
+    focusInput();
+  };
+
   const stop = useCallback(() => {
     conversation.stop();
     focusInput();
@@ -157,7 +173,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
           </div>
           {vertical.requiresJurisdiction && <JurisdictionBar choice={jurisdiction} onOpen={() => setModalOpen(true)} />}
           {status === 'offline' && <OfflineBanner />}
-          <MessageList messages={conversation.messages} busy={conversation.pending} />
+          <MessageList messages={conversation.messages} busy={conversation.pending} onAskIn={askIn} />
           <Composer
             ref={inputRef}
             value={input}

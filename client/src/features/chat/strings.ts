@@ -25,6 +25,8 @@ export const CHAT = {
   language: 'Language',
   messagesLabel: 'Conversation',
   sources: 'Sources',
+  /** Under a "not found" reply whose question another vertical's knowledge answers. */
+  askIn: (vertical: string) => `Ask in ${vertical}`,
   processingTime: 'Processing time',
   servicesLabel: 'Services',
   status: { connecting: 'Connecting', online: 'Online', offline: 'Offline' },

@@ -1,16 +1,27 @@
-import { BookOpen, Clock, OctagonX } from 'lucide-react';
+import { ArrowRightLeft, BookOpen, Clock, OctagonX } from 'lucide-react';
+import { getVertical, type VerticalId } from '@shared/catalog/verticals';
 import { formatDuration } from '../../../lib/format';
 import type { ChatMessage } from '../../../lib/reply-stream';
 import { CHAT } from '../strings';
 import { Markdown } from './Markdown';
 import { ReplyFeedback } from './ReplyFeedback';
 
+/** Asks the question of a reply again in another vertical (see MessageItem's onAskIn). */
+export type AskIn = (vertical: VerticalId, question: string) => void;
+
 /** Cited sources and processing time under an agent reply: small and quiet. */
-function ReplyMeta({ message }: { message: ChatMessage }) {
+function ReplyMeta({ message, question, onAskIn }: { message: ChatMessage; question?: string; onAskIn?: AskIn }) {
   const { metadata, stopped } = message;
   if (!metadata && !stopped) return null;
+  const suggested = metadata?.suggestedVertical ? getVertical(metadata.suggestedVertical) : undefined;
   return (
     <div className="message-meta">
+      {suggested && question && onAskIn && (
+        <button type="button" className="message-ask-in" onClick={() => onAskIn(suggested.id, question)}>
+          <ArrowRightLeft aria-hidden="true" size={13} />
+          {CHAT.askIn(suggested.name)}
+        </button>
+      )}
       {stopped && (
         <span className="message-stopped">
           <OctagonX aria-hidden="true" size={13} />
@@ -42,7 +53,11 @@ function ReplyMeta({ message }: { message: ChatMessage }) {
   );
 }
 
-export function MessageItem({ message }: { message: ChatMessage }) {
+/**
+ * One message. `question` is the visitor's message an agent reply answers; with `onAskIn`, a reply
+ * that found nothing but names the vertical whose knowledge matches offers to ask it there.
+ */
+export function MessageItem({ message, question, onAskIn }: { message: ChatMessage; question?: string; onAskIn?: AskIn }) {
   const waiting = message.streaming && message.content === '';
   const className = ['message', `message-${message.type}`, message.error && 'message-error', message.streaming && 'is-streaming']
     .filter(Boolean)
@@ -67,7 +82,7 @@ export function MessageItem({ message }: { message: ChatMessage }) {
           <p className="message-content message-plain">{message.content}</p>
         )}
       </div>
-      {message.type === 'agent' && <ReplyMeta message={message} />}
+      {message.type === 'agent' && <ReplyMeta message={message} question={question} onAskIn={onAskIn} />}
     </article>
   );
 }
