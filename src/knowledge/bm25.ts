@@ -104,8 +104,6 @@ interface ScopeImpacts {
   impact: Float64Array;
   /** Highest impact per block. */
   maxImpact: Float64Array;
-  /** Chunks of the scope containing the term (its document frequency there). */
-  df: number;
 }
 
 /**
@@ -256,7 +254,7 @@ function impactsOf(p: TermPostings, scope: ScoringScope): ScopeImpacts {
     }
     maxImpact[i] = max;
   }
-  const result = { impact, maxImpact, df };
+  const result = { impact, maxImpact };
   p.scopes.set(key, result);
   return result;
 }
@@ -820,8 +818,8 @@ export interface SearchOutcome {
   hits: SearchHit[];
   /**
    * Per query word (StemmedQuery.words): the IDF ln(1 + (N - df + 0.5) / (df + 0.5)) of its index
-   * term in the scoring scope, the highest when it has several (df 0 when the corpus does not
-   * know the word); 0 when it has no index term (a stop word of the engine).
+   * term over all verticals, the highest when it has several (df 0 when the corpus does not know
+   * the word); 0 when it has no index term (a stop word of the engine).
    */
   wordIdf: number[];
 }
@@ -955,11 +953,13 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
 
   const scoring: ScoringTerm[] = [];
   const wordsOf: number[][] = [];
-  // The IDF reported is ln(1 + (N - df + 0.5) / (df + 0.5)) whatever the dialect's scoring
-  // formula: never 0, even for a word in most chunks of a tiny corpus. A term no chunk contains
-  // is as rare as a term can be: df 0 (it weighs in the share of the question a passage covers,
-  // though it scores nothing).
-  const unseen = idf('bm25-plus-one', basis.n, 0);
+  // The IDF reported is ln(1 + (N - df + 0.5) / (df + 0.5)) over all verticals, whatever the
+  // dialect's scoring formula and scope, so both dialects weigh the question's words alike: never
+  // 0, even for a word in most chunks of a tiny corpus. A word no chunk contains is as rare as a
+  // word can be (df 0): more often a topic the knowledge lacks than an incidental word (weighed
+  // as df 1 instead, fewer unanswerable questions of the held-out eval corpora were "not found").
+  const all = collectionStats(stats);
+  const unseen = idf('bm25-plus-one', all.n, 0);
   for (const t of query.terms) {
     const p = postings.get(t.term);
     if (!p || p.df === 0) {
@@ -981,8 +981,7 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
   };
   const hits = topK(scoring, topKOptions);
   scoring.forEach((term, i) => {
-    // The scope's df was counted (and cached) by topK already.
-    const value = idf('bm25-plus-one', basis.n, impactsOf(term.postings, topKOptions).df);
+    const value = idf('bm25-plus-one', all.n, term.postings.df);
     for (const w of wordsOf[i]) wordIdf[w] = Math.max(wordIdf[w], value);
   });
   return { hits, wordsOf, wordIdf };

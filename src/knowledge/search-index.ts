@@ -50,8 +50,8 @@ export interface ScoredSearch {
   chunks: ScoredChunk[];
   /**
    * Per query word (in the order given): the IDF ln(1 + (N - df + 0.5) / (df + 0.5)) of its index
-   * term in the scope searched, whatever the dialect's scoring formula (df 0 when the corpus does
-   * not know the word; 0 for a word the engine drops). Lets callers weigh which of the question's
+   * term over all verticals, whatever the dialect's scoring formula and scope (df 0 when the
+   * corpus does not know the word; 0 for a word the engine drops). Lets callers weigh which of the question's
    * words a passage covers.
    */
   wordIdf: number[];
