@@ -4,7 +4,7 @@
  * Three public FAQs written by others, read at run time from the Debian packages that install
  * them (their text is not part of this repository), split into one knowledge item per question
  * (the FAQ's question as the title, its answer as the content):
- *  - the Python FAQ (python3-doc): /usr/share/doc/python3.11/html/_sources/faq/*.rst.txt
+ *  - the Python FAQ (python3-doc): /usr/share/doc/python3.N/html/_sources/faq/*.rst.txt
  *  - the git FAQ (git-doc): /usr/share/doc/git-doc/gitfaq.txt
  *  - the zlib FAQ (zlib1g-dev): /usr/share/doc/zlib1g-dev/FAQ.gz
  * All three are the support pages of a software product, so their items go to Customer Support.
@@ -46,7 +46,13 @@ export interface Corpus {
 /** Thrown when a corpus' Debian package is not installed. */
 export class MissingCorpusError extends Error {}
 
-const PYTHON_FAQ_DIR = '/usr/share/doc/python3.11/html/_sources/faq';
+/** The newest installed Python documentation's FAQ sources (python3-doc installs /usr/share/doc/python3.N). */
+function pythonFaqDir(): string {
+  const docs = fs.existsSync('/usr/share/doc') ? fs.readdirSync('/usr/share/doc').filter((d) => /^python3\.\d+$/.test(d)) : [];
+  docs.sort((a, b) => Number(b.split('.')[1]) - Number(a.split('.')[1]));
+  const found = docs.map((d) => `/usr/share/doc/${d}/html/_sources/faq`).find((dir) => fs.existsSync(dir));
+  return found ?? '/usr/share/doc/python3/html/_sources/faq';
+}
 const GIT_FAQ = '/usr/share/doc/git-doc/gitfaq.txt';
 const ZLIB_FAQ = '/usr/share/doc/zlib1g-dev/FAQ.gz';
 const VERTICAL = 'customer-service';
@@ -132,13 +138,14 @@ export function parsePythonFaq(file: string, source: string): CorpusItem[] {
 }
 
 function pythonFaq(): Corpus {
-  if (!fs.existsSync(PYTHON_FAQ_DIR)) readInstalled(path.join(PYTHON_FAQ_DIR, 'general.rst.txt'), 'python3-doc');
+  const dir = pythonFaqDir();
+  if (!fs.existsSync(dir)) readInstalled(path.join(dir, 'general.rst.txt'), 'python3-doc');
   const files = fs
-    .readdirSync(PYTHON_FAQ_DIR)
+    .readdirSync(dir)
     .filter((f) => f.endsWith('.rst.txt') && f !== 'index.rst.txt')
     .sort();
-  const items = files.flatMap((f) => parsePythonFaq(f.replace(/\.rst\.txt$/, ''), readInstalled(path.join(PYTHON_FAQ_DIR, f), 'python3-doc')));
-  return checked({ name: 'python-faq', source: `python3-doc ${PYTHON_FAQ_DIR}`, tuned: false, items, questions: questionsOf('python-faq.json', VERTICAL) });
+  const items = files.flatMap((f) => parsePythonFaq(f.replace(/\.rst\.txt$/, ''), readInstalled(path.join(dir, f), 'python3-doc')));
+  return checked({ name: 'python-faq', source: `python3-doc ${dir}`, tuned: false, items, questions: questionsOf('python-faq.json', VERTICAL) });
 }
 
 // ------------------------------------------------------------------------------------------------
