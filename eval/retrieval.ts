@@ -25,7 +25,8 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '../src/config/app-config';
 import { openDataSource } from '../src/database/data-source';
-import { KnowledgeService } from '../src/knowledge/knowledge.service';
+import type { KnowledgeService } from '../src/knowledge/knowledge.service';
+import { knowledgeServiceOn } from '../test/support/standalone';
 import type { RankedItem, RelevanceParams } from '../src/retrieval/relevance';
 import { Corpus, EvalQuestion, loadCorpora, MissingCorpusError } from './corpora';
 
@@ -80,7 +81,7 @@ interface Outcome {
 async function runCorpus(corpus: Corpus): Promise<Outcome[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eval-retrieval-'));
   const dataSource = await openDataSource(loadConfig({}, { dataDir, seedSampleKnowledge: false, databaseUrl: undefined }));
-  const service = new KnowledgeService(dataSource);
+  const service = knowledgeServiceOn(dataSource);
   try {
     const created = await service.createMany(corpus.items);
     const keyOf = new Map(created.map((item, i) => [item.id, corpus.items[i].key]));
