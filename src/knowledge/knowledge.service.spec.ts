@@ -558,6 +558,15 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect((await service.retrieve('cryptocurrency mining rigs', { vertical: 'customer-service', elsewhere })).suggestedVertical).toBeUndefined();
     });
 
+    it('finds English knowledge for a question in another Latin-script language through cognates, offline', async () => {
+      const docs = await service.create(makeKnowledgeItem({ title: 'Generating documentation', content: 'Documentation can be generated from the docstrings of your modules with pydoc.' }));
+      await service.create(makeKnowledgeItem({ title: 'Store opening hours', content: 'Our stores open at 9 am and close at 6 pm on weekdays.' }));
+      const result = await service.retrieve('¿Cómo generar la documentación de los módulos?');
+      expect(result.sources.map((s) => s.id)).toEqual([docs.id]);
+      // Nothing in common, cognates or not: still "not found".
+      expect((await service.retrieve('¿Dónde puedo aparcar la bicicleta?')).answered).toBe(false);
+    });
+
     it('credits a thesaurus match to the visitor’s words at half weight', async () => {
       const refunds = await service.create(makeKnowledgeItem({ title: 'Refunds', content: 'We refund returned items within 5 days.' }));
       const result = await service.retrieve('How do I get my money back?');

@@ -441,7 +441,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     const expansions = options.expand === false ? [] : related;
     const weights = terms.map(termWeight);
     const found = await this.index.searchScored(
-      [...terms.map((text, i) => ({ text, weight: weights[i] })), ...expansions.map((e) => ({ text: e.term, weight: EXPANSION_WEIGHT }))],
+      [...terms.map((text, i) => ({ text, weight: weights[i] })), ...expansions.map((e) => ({ text: e.term, weight: e.weight ?? EXPANSION_WEIGHT }))],
       { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES, text: false },
     );
     const ranked = rankAnswers(found.chunks, { terms, weights, expansions, idf: found.wordIdf }, params);

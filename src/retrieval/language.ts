@@ -10,11 +10,34 @@
 const FUNCTION_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
   en: new Set('the and is are of to in for with you your it this that be on not can do does how what or from have has will'.split(' ')),
   es: new Set('el la los las de del que y en es un una por para con no se su al lo como más pero sus le ya o este sí porque esta cómo qué puedo'.split(' ')),
-  fr: new Set('le la les de des du et est un une pour dans que qui ne pas sur au aux avec ce cette il elle vous nous son sa ses comment mon ma'.split(' ')),
+  fr: new Set('le la les de des du et est un une pour dans en que qui ne pas sur au aux avec ce cette il elle vous nous son sa ses comment mon ma'.split(' ')),
   de: new Set('der die das und ist nicht ein eine zu den von mit sich des auf für im dem auch es an werden aus er sie wie ich kann man'.split(' ')),
   pt: new Set('o a os as de do da dos das e é um uma para com não que no na em por se mais como ao seu sua ou isso meu minha você'.split(' ')),
   it: new Set('il lo la gli le di del della e è un una per con non che nel nella da si come al sono mi ma anche questo ho posso'.split(' ')),
 };
+
+/**
+ * Words of a question in Spanish, French, German, Italian or Portuguese that name no topic
+ * (articles, pronouns, prepositions, question words, "can I"): dropped from such a question like
+ * the English stop words (query-terms.ts), so they neither weigh in what a passage must cover nor
+ * get matched against English knowledge. Accented and unaccented spellings.
+ */
+const QUESTION_FILLERS: Readonly<Record<string, string>> = {
+  es: 'cómo como qué que cuál cual cuáles cuales cuándo cuando dónde donde por porqué quién quien puedo puede pueden podemos hacer hago hace tengo tiene mi mis tu tus su sus un una unos unas el la los las lo le les de del en y o u a al con sin para se es son está esta están hay no sí si este esto ese esa eso me te nos muy más mas ya hay',
+  fr: 'comment pourquoi quel quelle quels quelles quand où ou qui que quoi qu est ce cette ces je j tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses le la les l un une des de d du et à a au aux avec sans pour par sur dans en ne n pas plus peux peut puis faire fait est sont y s se me m',
+  de: 'wie warum was wann wo wer welche welcher welches welchen kann können könnte ich du er sie es wir ihr mein meine meinen dein ein eine einen einem einer der die das den dem des und oder mit ohne für fur von zu zum zur im in auf an ist sind nicht kein keine man bei aus mich mir sich muss gibt es wird werden nach vor über uber bis um',
+  it: 'come perché perche cosa che quale quali quando dove chi posso può puo possiamo fare faccio il lo la l i gli le un una uno di del della dello dei degli delle e ed o a al alla con senza per su in è e sono non mi mio mia miei si ci ne',
+  pt: 'como porque por que qual quais quando onde quem posso pode podemos fazer faço faco eu meu minha meus minhas o a os as um uma uns umas de do da dos das e ou em no na nos nas com sem para é e são sao não nao se ao à',
+};
+const FILLERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(QUESTION_FILLERS).map(([lang, words]) => [lang, new Set(words.split(' '))]));
+
+/** Whether `word` (lower case) is a topic-less word of a question in `lang` (es, fr, de, it, pt). */
+export function isQuestionFiller(lang: string, word: string): boolean {
+  return FILLERS.get(lang)?.has(word) ?? false;
+}
+
+/** The Latin-script offered languages other than English. */
+export const LATIN_LANGUAGES: readonly string[] = ['es', 'fr', 'de', 'it', 'pt'];
 
 /** The offered language (ISO 639-1 code) `text` is written in, or undefined when it cannot tell. */
 export function detectLanguage(text: string): string | undefined {
@@ -55,6 +78,8 @@ export function detectLanguage(text: string): string | undefined {
   // Letters with diacritics only some languages use break a tie (a short question).
   if (bestHits === 0 || bestHits === second) {
     if (/[ñ¿¡]/.test(sample)) return 'es';
+    // French sets a space before ? ! : ;
+    if (/\p{L} [?!;:]/u.test(sample)) return 'fr';
     if (/[ãõ]/.test(sample)) return 'pt';
     if (/[äöüß]/.test(sample)) return 'de';
     if (/[çœ]|[éèêà]\b/.test(sample)) return 'fr';

@@ -1,4 +1,4 @@
-import { analyseQuery, extractQueryTerms } from './query-terms';
+import { analyseQuery, COGNATE_CREDIT, COGNATE_WEIGHT, extractQueryTerms } from './query-terms';
 
 describe('extractQueryTerms', () => {
   it('drops question words, pronouns and filler, keeping the topic words', () => {
@@ -95,5 +95,28 @@ describe('analyseQuery', () => {
 
   it('adds nothing when there are no content terms', () => {
     expect(analyseQuery('how do I?')).toEqual({ terms: [], expansions: [] });
+  });
+
+  describe('a question in another Latin-script language', () => {
+    it('drops that language\'s question words and fillers as it drops English stop words', () => {
+      expect(extractQueryTerms('¿Cómo recorro una lista en orden inverso?')).toEqual(['recorro', 'lista', 'orden', 'inverso']);
+      expect(extractQueryTerms('Wie kann ich eine Liste nach den Werten sortieren?')).toEqual(['liste', 'werten', 'sortieren']);
+      expect(extractQueryTerms('Comment copier un fichier en Python ?')).toEqual(['copier', 'fichier', 'python']);
+      // English is untouched ("come" is an Italian filler, not an English one).
+      expect(extractQueryTerms('When will my parcel come?')).toEqual(['parcel', 'come']);
+    });
+
+    it('also searches its words cut short, as cognates of English words, at reduced weight', () => {
+      const { expansions } = analyseQuery('Wie kann ich eine Liste sortieren?');
+      expect(expansions).toContainEqual({ term: 'list', for: ['liste'], weight: COGNATE_WEIGHT, credit: COGNATE_CREDIT });
+      expect(expansions).toContainEqual({ term: 'sortie', for: ['sortieren'], weight: COGNATE_WEIGHT, credit: COGNATE_CREDIT });
+      expect(analyseQuery('Verletzt zlib die Patente von anderen?').expansions.map((e) => e.term)).toContain('patent');
+      // Diacritics off: "documentação" meets "documentation".
+      expect(analyseQuery('Como gerar documentação?').expansions.map((e) => e.term)).toContain('documentacao');
+      expect(analyseQuery('Como gerar documentação?').expansions.map((e) => e.term)).toContain('document');
+      // Never for English; never a cut that is an English stop word ("sortieren" does not give "sort").
+      expect(analyseQuery('How do I sort a list of documents?').expansions.some((e) => e.weight !== undefined)).toBe(false);
+      expect(expansions.map((e) => e.term)).not.toContain('sort');
+    });
   });
 });

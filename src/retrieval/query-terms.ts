@@ -7,6 +7,7 @@
  * index applies its own stemmer (FTS5 porter, Postgres english) to these words, so the query is
  * stemmed exactly like the indexed text.
  */
+import { detectLanguage, isQuestionFiller, LATIN_LANGUAGES } from './language';
 import { PHRASE_EXPANSIONS, relatedWords } from './support-thesaurus';
 
 /**
@@ -98,8 +99,10 @@ function isContentWord(word: string): boolean {
 export function extractQueryTerms(query: string): string[] {
   const terms: string[] = [];
   const seen = new Set<string>();
+  // A question in Spanish, French, German, Italian or Portuguese drops that language's fillers too.
+  const lang = latinLanguageOf(query);
   for (const word of queryWords(query)) {
-    if (!isContentWord(word)) continue;
+    if (!isContentWord(word) || (lang && isQuestionFiller(lang, word))) continue;
     const key = dedupeKey(word);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -114,6 +117,47 @@ export interface QueryExpansion {
   term: string;
   /** The visitor's terms it stands in for (it "covers" them when it matches). */
   for: string[];
+  /** Weight of its BM25 contribution; the thesaurus' (EXPANSION_WEIGHT, relevance.ts) when left out. */
+  weight?: number;
+  /** Share of the visitor's term it covers when it matches; relatedCredit (relevance.ts) when left out. */
+  credit?: number;
+}
+
+/** The Latin-script offered language other than English a question is written in, if any. */
+function latinLanguageOf(query: string): string | undefined {
+  const lang = detectLanguage(query);
+  return lang && LATIN_LANGUAGES.includes(lang) ? lang : undefined;
+}
+
+/**
+ * Offline, a question in another Latin-script language meets English knowledge through cognates
+ * ("documentação" / documentation, "sortieren" / sort, "Patente" / patent, "copier" / copy): each
+ * of its words of COGNATE_MIN_CHARS letters or more is also searched cut short, down to
+ * COGNATE_STEM_CHARS letters (diacritics off), each cut a word the index stems like English. A
+ * cut is searched with COGNATE_WEIGHT and covers its word COGNATE_CREDIT.
+ */
+const COGNATE_MIN_CHARS = 5;
+const COGNATE_STEM_CHARS = 4;
+export const COGNATE_WEIGHT = 0.5;
+export const COGNATE_CREDIT = 0.75;
+/** Most cognate cuts one question gets. */
+const MAX_COGNATES = 24;
+
+function cognatesOf(terms: string[]): QueryExpansion[] {
+  const out: QueryExpansion[] = [];
+  const seen = new Set(terms);
+  for (const term of terms) {
+    const plain = term.normalize('NFD').replace(/\p{M}/gu, '');
+    if (!/^\p{Script=Latin}+$/u.test(plain) || plain.length < COGNATE_MIN_CHARS) continue;
+    for (let n = plain === term ? plain.length - 1 : plain.length; n >= COGNATE_STEM_CHARS; n--) {
+      const cut = plain.slice(0, n);
+      if (seen.has(cut) || STOP_WORDS.has(cut)) continue;
+      seen.add(cut);
+      out.push({ term: cut, for: [term], weight: COGNATE_WEIGHT, credit: COGNATE_CREDIT });
+      if (out.length >= MAX_COGNATES) return out;
+    }
+  }
+  return out;
 }
 
 /** Most expansion terms added to one query. */
@@ -151,7 +195,9 @@ export function analyseQuery(query: string): { terms: string[]; expansions: Quer
   for (const term of terms) {
     for (const related of relatedWords(dedupeKey(term))) add(related, [term]);
   }
-  return { terms, expansions: [...byKey.values()] };
+  const expansions = [...byKey.values()];
+  if (latinLanguageOf(query)) expansions.push(...cognatesOf(terms).filter((c) => !byKey.has(dedupeKey(c.term))));
+  return { terms, expansions };
 }
 
 /**

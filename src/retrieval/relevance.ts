@@ -162,8 +162,12 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
   const totalIdf = termIdf.reduce((a, b) => a + b, 0);
   // A related word covers the visitor's terms it stands for.
   const standsFor = new Map<string, number[]>();
+  const creditOf = new Map<string, number>();
   const termIndex = new Map(terms.map((t, i) => [t, i]));
-  for (const e of expansions) standsFor.set(e.term, e.for.map((t) => termIndex.get(t)).filter((i): i is number => i !== undefined));
+  for (const e of expansions) {
+    standsFor.set(e.term, e.for.map((t) => termIndex.get(t)).filter((i): i is number => i !== undefined));
+    creditOf.set(e.term, e.credit ?? params.relatedCredit);
+  }
   const termStems = terms.map((t) => fts5Tokens(t));
   const expansionStems = expansions.map((e) => fts5Tokens(e.term));
 
@@ -189,7 +193,8 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
       for (const word of chunk.matchedTerms) {
         const own = termIndex.get(word);
         if (own !== undefined) credit[own] = 1;
-        for (const t of standsFor.get(word) ?? []) credit[t] = Math.max(credit[t], params.relatedCredit);
+        const share = creditOf.get(word) ?? params.relatedCredit;
+        for (const t of standsFor.get(word) ?? []) credit[t] = Math.max(credit[t], share);
       }
     }
     const inTitleStems = stemsOf(list[0].title);
@@ -199,7 +204,7 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
     expansions.forEach((e, k) => {
       const stems = expansionStems[k];
       if (stems.length === 0 || !stems.every((s) => inTitleStems.has(s))) return;
-      for (const t of standsFor.get(e.term) ?? []) titleCredit[t] = Math.max(titleCredit[t], params.relatedCredit);
+      for (const t of standsFor.get(e.term) ?? []) titleCredit[t] = Math.max(titleCredit[t], e.credit ?? params.relatedCredit);
     });
     let covered = 0;
     let own = 0;
