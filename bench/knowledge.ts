@@ -74,11 +74,15 @@ import { loadConfig } from '../src/config/app-config';
 import { dialectOf, Dialect, dropPostgresSchema, openDataSource } from '../src/database/data-source';
 import { chunkContent } from '../src/knowledge/chunker';
 import { KnowledgeAttachment } from '../src/knowledge/knowledge-attachment.entity';
-import { KnowledgeItemInput, KnowledgeService } from '../src/knowledge/knowledge.service';
+import { KnowledgeService } from '../src/knowledge/knowledge.service';
 import { extractQueryTerms, isStopWord } from '../src/retrieval/query-terms';
+import type { CheckedKnowledgeItem } from '../src/shared/contracts/knowledge';
 import { POSTING_BYTES } from '../src/knowledge/bm25';
 import { fts5Tokens } from '../src/knowledge/sqlite-search-index';
 import { knowledgeServiceOn } from '../test/support/standalone';
+
+/** A bench item: a checked knowledge item without attachments. */
+type KnowledgeItemInput = Omit<CheckedKnowledgeItem, 'attachments'>;
 
 // ------------------------------------------------------------------------------------------------
 // Settings
@@ -519,7 +523,7 @@ async function loadViaService(service: KnowledgeService, vocab: Vocabulary): Pro
   let chunks = 0;
   let lastReport = started;
   for (const batch of corpusBatches(vocab, SERVICE_BATCH_ITEMS)) {
-    await service.createMany(batch.map((p) => p.input));
+    await service.createMany(batch.map((p) => ({ ...p.input, attachments: [] })));
     items += batch.length;
     chunks += batch.reduce((n, p) => n + p.chunks.length, 0);
     if (performance.now() - lastReport > 10_000) {

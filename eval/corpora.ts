@@ -16,11 +16,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { FAQ_ITEMS, FAQ_QUESTIONS } from '../test/fixtures/faq-corpus';
-import type { KnowledgeItemInput } from '../src/knowledge/knowledge.service';
+import type { KnowledgeItemInput } from '../src/shared/contracts/knowledge';
 
 /** A knowledge item with the key questions name it by. */
 export interface CorpusItem extends KnowledgeItemInput {
   key: string;
+  content: string;
 }
 
 export interface EvalQuestion {

@@ -19,6 +19,7 @@
  * working on the corpus one tunes on; EVAL_CORPORA=name,name runs only those corpora.
  */
 import 'reflect-metadata';
+import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -83,7 +84,7 @@ async function runCorpus(corpus: Corpus): Promise<Outcome[]> {
   const dataSource = await openDataSource(loadConfig({}, { dataDir, seedSampleKnowledge: false, databaseUrl: undefined }));
   const service = knowledgeServiceOn(dataSource);
   try {
-    const created = await service.createMany(corpus.items);
+    const created = await service.createMany(corpus.items.map((item) => KnowledgeItemInputSchema.parse(item)));
     const keyOf = new Map(created.map((item, i) => [item.id, corpus.items[i].key]));
     await service.warmSearchCache();
     const outcomes: Outcome[] = [];

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { AppModule } from './app.module';
 import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
+import { setupApiDocs } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
 import type { AppConfig } from './config/app-config';
 
@@ -61,6 +62,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('trust proxy', 'loopback');
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, credentials: true });
   app.useWebSocketAdapter(new AppSocketIoAdapter(app, config));
+  // /api/openapi.json and the /api/docs reference (public; built on the first request).
+  setupApiDocs(app);
   serveClient(app, config.clientDir);
   app.enableShutdownHooks();
   return app;

@@ -17,11 +17,14 @@ import { ConfigChangeBus } from './config-change-bus';
 import {
   AGENT_DEFAULTS,
   AGENT_ID_PATTERN,
-  AgentConfigDto,
-  AgentInput,
-  KeyTestInput,
-  LIMITS,
-} from './dto/agent-config.dto';
+  AGENT_LIMITS as LIMITS,
+  type AgentConfigDto,
+  type AgentInput,
+  type ConfigExport,
+  type GlobalSettingsUpdateSchema,
+  type KeyTestInput,
+} from '../shared/contracts/config';
+import type { z } from 'zod';
 import { applySettingsUpdate, GLOBAL_SETTINGS_KEY, GlobalSettings, MAX_RESPONSE_LENGTH_LIMIT } from './global-settings';
 import { maskApiKey, SecretBox } from './secret-box';
 
@@ -35,14 +38,7 @@ export interface KeyTestResult extends SharedKeyTestResult {
   latencyMs: number;
 }
 
-/** Everything but the secrets, as a file an administrator can keep or compare. */
-export interface ConfigExport {
-  format: 'support-assistant-config';
-  version: 1;
-  exportedAt: string;
-  global: GlobalSettings;
-  agents: Array<Omit<AgentConfigDto, 'llmConfig' | 'keyError'> & { llmConfig: Omit<AgentConfigDto['llmConfig'], 'apiKey'> & { hasApiKey: boolean } }>;
-}
+export type { ConfigExport };
 
 /**
  * The Config API's logic (product-spec section 7 "Config"): agents CRUD with encrypted keys,
@@ -74,12 +70,12 @@ export class AgentConfigService {
     return toDto(this.find(await this.registry.reload(), agentId));
   }
 
-  async createAgent(input: AgentInput): Promise<AgentConfigDto> {
-    if (!input.agentName) throw new AppError('validation_failed', '"agentName" is required.');
-    if (!input.vertical) throw new AppError('validation_failed', '"vertical" is required.');
-    if (!input.provider) throw new AppError('validation_failed', '"llmConfig.provider" is required.');
-    const agentId = input.agentId ?? slugify(`${input.agentName}`);
-    if (!AGENT_ID_PATTERN.test(agentId)) throw new AppError('validation_failed', 'Give the agent an "agentId" (a slug such as "billing-agent").');
+  /** A checked AgentCreateSchema body: name, vertical and provider are there. */
+  async createAgent(input: AgentInput & Required<Pick<AgentInput, 'agentName' | 'vertical'>> & { llmConfig: { provider: ProviderId } }): Promise<AgentConfigDto> {
+    const agentId = input.agentId ?? slugify(input.agentName);
+    // A name without letters or digits makes no id: ask for one.
+    if (!AGENT_ID_PATTERN.test(agentId)) throw new AppError('validation_failed', 'Give the agent an id (a slug such as billing-agent).');
+    const llm = input.llmConfig;
     const now = Date.now();
     const row: Agent = {
       agentId,
@@ -88,14 +84,14 @@ export class AgentConfigService {
       enabled: input.enabled ?? true,
       systemPrompt: input.systemPrompt ?? '',
       timeoutMs: input.timeout ?? AGENT_DEFAULTS.timeout,
-      provider: input.provider,
-      model: input.model ?? DEFAULT_MODELS[input.provider],
-      apiKeyCipher: input.apiKey ? this.box.encrypt(input.apiKey, agentId) : null,
-      temperature: input.temperature ?? null,
-      maxTokens: input.maxTokens ?? AGENT_DEFAULTS.maxTokens,
-      endpoint: input.endpoint ?? null,
-      baseUrl: input.baseUrl ?? null,
-      apiVersion: input.apiVersion ?? null,
+      provider: llm.provider,
+      model: llm.model ?? DEFAULT_MODELS[llm.provider],
+      apiKeyCipher: llm.apiKey ? this.box.encrypt(llm.apiKey, agentId) : null,
+      temperature: llm.temperature ?? null,
+      maxTokens: llm.maxTokens ?? AGENT_DEFAULTS.maxTokens,
+      endpoint: llm.endpoint ?? null,
+      baseUrl: llm.baseUrl ?? null,
+      apiVersion: llm.apiVersion ?? null,
       position: 0,
       createdAt: now,
       updatedAt: now,
@@ -112,28 +108,29 @@ export class AgentConfigService {
 
   async updateAgent(agentId: string, input: AgentInput): Promise<AgentConfigDto> {
     if (input.agentId !== undefined && input.agentId !== agentId) {
-      throw new AppError('validation_failed', 'An agent\'s "agentId" cannot be changed; create a new agent instead.');
+      throw new AppError('validation_failed', "An agent's id cannot be changed; create a new agent instead.");
     }
     await writeTransaction(this.dataSource, async (m) => {
       const repo = m.withRepository(this.agents);
       const row = await repo.findOneBy({ agentId });
       if (!row) throw new AppError('not_found', `No agent with the id "${agentId}".`);
-      const providerChanged = input.provider !== undefined && input.provider !== row.provider;
+      const llm: NonNullable<AgentInput['llmConfig']> = input.llmConfig ?? { apiKey: undefined };
+      const providerChanged = llm.provider !== undefined && llm.provider !== row.provider;
       if (input.agentName !== undefined) row.agentName = input.agentName;
       if (input.vertical !== undefined) row.vertical = input.vertical;
       if (input.enabled !== undefined) row.enabled = input.enabled;
       if (input.systemPrompt !== undefined) row.systemPrompt = input.systemPrompt;
       if (input.timeout !== undefined) row.timeoutMs = input.timeout;
-      if (input.provider !== undefined) row.provider = input.provider;
-      if (input.model !== undefined) row.model = input.model;
+      if (llm.provider !== undefined) row.provider = llm.provider;
+      if (llm.model !== undefined) row.model = llm.model;
       else if (providerChanged) row.model = DEFAULT_MODELS[row.provider];
-      if (input.temperature !== undefined) row.temperature = input.temperature;
-      if (input.maxTokens !== undefined) row.maxTokens = input.maxTokens;
-      if (input.endpoint !== undefined) row.endpoint = input.endpoint;
-      if (input.baseUrl !== undefined) row.baseUrl = input.baseUrl;
-      if (input.apiVersion !== undefined) row.apiVersion = input.apiVersion;
-      if (input.apiKey === null) row.apiKeyCipher = null;
-      else if (input.apiKey !== undefined) row.apiKeyCipher = this.box.encrypt(input.apiKey, agentId);
+      if (llm.temperature !== undefined) row.temperature = llm.temperature;
+      if (llm.maxTokens !== undefined) row.maxTokens = llm.maxTokens;
+      if (llm.endpoint !== undefined) row.endpoint = llm.endpoint;
+      if (llm.baseUrl !== undefined) row.baseUrl = llm.baseUrl;
+      if (llm.apiVersion !== undefined) row.apiVersion = llm.apiVersion;
+      if (llm.apiKey === null) row.apiKeyCipher = null;
+      else if (llm.apiKey !== undefined) row.apiKeyCipher = this.box.encrypt(llm.apiKey, agentId);
       row.updatedAt = Date.now();
       await repo.save(row);
     });
@@ -149,9 +146,9 @@ export class AgentConfigService {
     return { agentId };
   }
 
-  async updateGlobal(body: unknown): Promise<GlobalSettings> {
+  async updateGlobal(update: z.output<typeof GlobalSettingsUpdateSchema>): Promise<GlobalSettings> {
     const current = (await this.registry.reload()).global;
-    const next = applySettingsUpdate(current, body);
+    const next = applySettingsUpdate(current, update);
     await writeTransaction(this.dataSource, (m) =>
       m.withRepository(this.settings).save({ key: GLOBAL_SETTINGS_KEY, value: JSON.stringify(next), updatedAt: Date.now() }),
     );

@@ -1,7 +1,6 @@
 import { ConsoleLogger, Inject, Injectable, Logger, LogLevel, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { setVerticalSwitch } from '../chat/chat-request.validator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
 import { writeTransaction } from '../database/write-queue';
@@ -81,7 +80,6 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
     await this.checkServerKey();
     await this.seedOnFirstStart();
     this.cleanups.push(this.bus.subscribe(() => this.invalidate()));
-    this.cleanups.push(setVerticalSwitch((id) => this.isVerticalEnabled(id)));
     await this.bus.start();
     await this.reload();
   }

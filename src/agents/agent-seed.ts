@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/app-config';
 import type { ProviderConnection } from '../llm/llm.types';
 import { DEFAULT_MODELS } from '../shared/catalog/providers';
 import { AgentVerticalId, ENABLED_VERTICAL_IDS, getVertical } from '../shared/catalog/verticals';
-import { AGENT_DEFAULTS } from './dto/agent-config.dto';
+import { AGENT_DEFAULTS } from '../shared/contracts/config';
 
 export const UNIVERSAL_PROMPT =
   'You are a helpful support assistant. Answer accurately and concisely from the reference material when it applies, and say plainly when you do not know.';

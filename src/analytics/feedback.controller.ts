@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post, Req, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
 import { Public } from '../auth/public.decorator';
-import type { FeedbackResult } from '../shared/contracts/analytics';
-import { parseFeedbackBody } from './dto/feedback.dto';
+import { Contract } from '../common/contract';
+import { FeedbackRequestSchema, FeedbackResultSchema, type FeedbackRequest, type FeedbackResult } from '../shared/contracts/analytics';
 import { FeedbackService } from './feedback.service';
 import { RetryAfterInterceptor } from './retry-after.interceptor';
 
@@ -14,8 +14,8 @@ export class FeedbackController {
   constructor(private readonly feedback: FeedbackService) {}
 
   @Post()
-  @HttpCode(200)
-  async vote(@Body() body: unknown, @Req() req: Request): Promise<{ success: true; data: FeedbackResult }> {
-    return { success: true, data: await this.feedback.vote(parseFeedbackBody(body), req.ip) };
+  @Contract({ summary: "Rate a reply (thumbs up or down; null withdraws the vote)", body: FeedbackRequestSchema, data: FeedbackResultSchema, status: 200, errors: [404, 429] })
+  async vote(@Body() body: FeedbackRequest, @Req() req: Request): Promise<{ success: true; data: FeedbackResult }> {
+    return { success: true, data: await this.feedback.vote(body, req.ip) };
   }
 }

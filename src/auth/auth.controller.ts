@@ -1,7 +1,19 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { Contract } from '../common/contract';
+import {
+  AuthStatsSchema,
+  CheckMethodsResponseSchema,
+  EmailRequestSchema,
+  LogoutResponseSchema,
+  MeResponseSchema,
+  PasswordLoginSchema,
+  RequestOtpResponseSchema,
+  SessionResponseSchema,
+  VerifyOtpSchema,
+} from '../shared/contracts/auth';
 import { AuthService, AuthStats, publicUser, SignedIn } from './auth.service';
-import { readEmail, readOtp, readPassword } from './auth-request.validator';
 import { clearedSessionCookie, sessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
 import { Public } from './public.decorator';
@@ -25,52 +37,52 @@ export class AuthController {
 
   @Public()
   @Post('check-methods')
-  @HttpCode(200)
-  async checkMethods(@Body() body: unknown, @Req() req: Request) {
-    const methods = await this.auth.checkMethods(readEmail(body), clientInfo(req));
+  @Contract({ summary: 'Which sign-in methods an email may use', body: EmailRequestSchema, response: CheckMethodsResponseSchema, status: 200, errors: [403, 429] })
+  async checkMethods(@Body() body: z.output<typeof EmailRequestSchema>, @Req() req: Request) {
+    const methods = await this.auth.checkMethods(body.email, clientInfo(req));
     return { success: true, message: 'Email authorized', methods, data: { methods } };
   }
 
   @Public()
   @Post('login-password')
-  @HttpCode(200)
-  async loginPassword(@Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const signedIn = await this.auth.loginWithPassword(readEmail(body), readPassword(body), clientInfo(req));
+  @Contract({ summary: 'Sign in with a password (sets the session cookie)', body: PasswordLoginSchema, response: SessionResponseSchema, status: 200, errors: [401, 403, 429] })
+  async loginPassword(@Body() body: z.output<typeof PasswordLoginSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const signedIn = await this.auth.loginWithPassword(body.email, body.password, clientInfo(req));
     return this.startSession(req, res, signedIn, 'Login successful');
   }
 
   @Public()
   @Post('request-otp')
-  @HttpCode(200)
-  async requestOtp(@Body() body: unknown, @Req() req: Request) {
-    const { expiresAt } = await this.auth.requestOtp(readEmail(body), clientInfo(req));
+  @Contract({ summary: 'Mail a 6-digit sign-in code', body: EmailRequestSchema, response: RequestOtpResponseSchema, status: 200, errors: [403, 429] })
+  async requestOtp(@Body() body: z.output<typeof EmailRequestSchema>, @Req() req: Request) {
+    const { expiresAt } = await this.auth.requestOtp(body.email, clientInfo(req));
     return { success: true, message: 'Verification code sent to your email', data: { expiresAt: new Date(expiresAt).toISOString() } };
   }
 
   @Public()
   @Post('verify-otp')
-  @HttpCode(200)
-  async verifyOtp(@Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const email = readEmail(body);
-    const signedIn = await this.auth.verifyOtp(email, readOtp(body), clientInfo(req));
+  @Contract({ summary: 'Sign in with the mailed code (sets the session cookie)', body: VerifyOtpSchema, response: SessionResponseSchema, status: 200, errors: [401, 403, 429] })
+  async verifyOtp(@Body() body: z.output<typeof VerifyOtpSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const signedIn = await this.auth.verifyOtp(body.email, body.otp, clientInfo(req));
     return this.startSession(req, res, signedIn, 'Login successful');
   }
 
   @Get('me')
+  @Contract({ summary: 'The signed-in admin', response: MeResponseSchema, errors: [401] })
   me(@CurrentAdmin() admin: AdminAuth) {
     const user = publicUser(admin.user);
     return { success: true, user, data: { user, expiresAt: new Date(admin.session.expiresAt).toISOString() } };
   }
 
   @Post('refresh')
-  @HttpCode(200)
+  @Contract({ summary: 'Renew the session (a new cookie)', response: SessionResponseSchema, status: 200, errors: [401] })
   async refresh(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.refresh(admin, clientInfo(req));
     return this.startSession(req, res, signedIn, 'Session refreshed');
   }
 
   @Post('logout')
-  @HttpCode(200)
+  @Contract({ summary: 'End the session (clears the cookie)', response: LogoutResponseSchema, status: 200, errors: [401] })
   async logout(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.logout(admin);
     res.setHeader('Set-Cookie', clearedSessionCookie(this.authenticator.secureCookie(req)));
@@ -78,6 +90,7 @@ export class AuthController {
   }
 
   @Get('stats')
+  @Contract({ summary: 'Sign-in figures: admins, active sessions, sign-ins and failures of the last day', data: AuthStatsSchema, errors: [401] })
   async stats(): Promise<{ success: true; data: AuthStats }> {
     return { success: true, data: await this.auth.stats() };
   }

@@ -13,8 +13,9 @@ import type { Server, Socket } from 'socket.io';
 import { AppError } from '../common/app-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HealthService } from '../health/health.service';
-import type { ChatSendAck, ClientToServerEvents, ServerToClientEvents } from '../shared/contracts/socket';
-import { validateChatRequest, validateRequestId } from './chat-request.validator';
+import { check } from '../shared/contracts/rules';
+import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatSendAck, type ClientToServerEvents, type ServerToClientEvents } from '../shared/contracts/socket';
+import { ChatRequest, toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
 
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { requests: Map<string, AbortController> }>;
@@ -68,15 +69,18 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   @SubscribeMessage('chat:send')
   onSend(@ConnectedSocket() socket: ChatSocket, @MessageBody() payload: unknown): ChatSendAck {
     let requestId: string;
-    let request: ReturnType<typeof validateChatRequest>;
+    let request: ChatRequest;
     try {
       this.chat.assertAccepting();
-      requestId = validateRequestId((payload as { requestId?: unknown } | null)?.requestId);
+      const parsed = check(ChatSendPayloadSchema, payload);
+      if (!parsed.ok) return { accepted: false, error: { code: parsed.problem.code, message: parsed.problem.message } };
+      requestId = parsed.value.requestId;
       if (socket.data.requests.has(requestId)) throw new AppError('conflict', 'A request with this requestId is already streaming.');
       if (socket.data.requests.size >= MAX_ACTIVE_PER_SOCKET) {
         throw new AppError('rate_limited', 'Too many replies are streaming at once. Wait for one to finish.');
       }
-      request = validateChatRequest(payload);
+      request = toChatRequest(parsed.value);
+      this.chat.admit(request);
     } catch (error) {
       return { accepted: false, error: errorPayload(error) };
     }
@@ -104,9 +108,9 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   @SubscribeMessage('chat:cancel')
   onCancel(@ConnectedSocket() socket: ChatSocket, @MessageBody() payload: unknown): void {
-    const requestId = (payload as { requestId?: unknown } | null)?.requestId;
-    if (typeof requestId !== 'string') return;
-    socket.data.requests.get(requestId)?.abort();
+    const parsed = check(ChatCancelPayloadSchema, payload);
+    // A malformed cancel names no reply of this socket: there is nothing to stop.
+    if (parsed.ok) socket.data.requests.get(parsed.value.requestId)?.abort();
   }
 
   private async pushHealth(): Promise<void> {

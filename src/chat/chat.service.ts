@@ -14,7 +14,7 @@ import { costUsd, DEFAULT_MODELS } from '../shared/catalog/providers';
 import { getVertical, KNOWLEDGE_VERTICAL_IDS } from '../shared/catalog/verticals';
 import type { ReplyData } from '../shared/contracts/chat';
 import type { ErrorCode } from '../shared/contracts/http';
-import type { ValidatedChatRequest } from './chat-request.validator';
+import type { ChatRequest } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
 import { buildPrompt } from './prompt-builder';
 
@@ -79,8 +79,19 @@ export class ChatService implements BeforeApplicationShutdown {
     if (this.draining) throw new AppError('server_restarting', 'The server is restarting; it will be back in a moment');
   }
 
-  async run(request: ValidatedChatRequest, options: ChatRunOptions): Promise<ReplyData> {
+  /**
+   * Whether a checked request may start now: the server is not shutting down and its vertical is
+   * not switched off in the global settings (kept current on every server by config:changed).
+   */
+  admit(request: ChatRequest): void {
     this.assertAccepting();
+    if (!this.agents.isVerticalEnabled(request.vertical)) {
+      throw new AppError('vertical_disabled', `${getVertical(request.vertical)?.name ?? request.vertical} is not available right now.`);
+    }
+  }
+
+  async run(request: ChatRequest, options: ChatRunOptions): Promise<ReplyData> {
+    this.admit(request);
     const key = `${options.channel}:${options.requestId}:${Math.random()}`;
     let stop!: (reason: StopReason) => void;
     const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
@@ -93,7 +104,7 @@ export class ChatService implements BeforeApplicationShutdown {
     }
   }
 
-  private async execute(request: ValidatedChatRequest, options: ChatRunOptions, stopped: Promise<StopReason>): Promise<ReplyData> {
+  private async execute(request: ChatRequest, options: ChatRunOptions, stopped: Promise<StopReason>): Promise<ReplyData> {
     const startedAt = Date.now();
     const started = performance.now();
     const agent = (await this.agents.pick(request.vertical)) ?? LOCAL_AGENT;
@@ -215,7 +226,7 @@ export class ChatService implements BeforeApplicationShutdown {
    * A call that failed before any text arrived is billed nothing, so it records zero tokens.
    */
   private recordUsage(
-    request: ValidatedChatRequest,
+    request: ChatRequest,
     agent: AgentDefinition,
     options: ChatRunOptions,
     startedAt: number,

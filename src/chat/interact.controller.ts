@@ -1,10 +1,12 @@
-import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { Body, CanActivate, Controller, ExecutionContext, Injectable, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/public.decorator';
 import { AppError } from '../common/app-error';
+import { Contract } from '../common/contract';
 import { requestIdOf } from '../common/request-id';
-import type { ReplyData } from '../shared/contracts/chat';
-import { validateChatRequest } from './chat-request.validator';
+import { InteractRequestSchema, ReplyDataSchema, type ParsedInteractRequest, type ReplyData } from '../shared/contracts/chat';
+import { ChatStreamEventSchema } from '../shared/contracts/socket';
+import { toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
 
 function wantsEventStream(req: Request): boolean {
@@ -21,6 +23,20 @@ function abortOnClose(req: Request, res: Response): AbortController {
   return controller;
 }
 
+/** Before the body is read: a restarting server says so (503), a body that is not JSON is 415. */
+@Injectable()
+export class InteractAdmission implements CanActivate {
+  constructor(private readonly chat: ChatService) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    this.chat.assertAccepting();
+    if (!context.switchToHttp().getRequest<Request>().is('application/json')) {
+      throw new AppError('unsupported_media_type', 'Send the question as JSON (Content-Type: application/json).');
+    }
+    return true;
+  }
+}
+
 /**
  * POST /interact: the whole reply as JSON, or — with `Accept: text/event-stream` — the same
  * frames as the socket (`chat:delta`, then `chat:done` or `chat:error`) as server-sent events.
@@ -31,12 +47,19 @@ export class InteractController {
   constructor(private readonly chat: ChatService) {}
 
   @Post('interact')
-  async interact(@Body() body: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    this.chat.assertAccepting();
-    if (!req.is('application/json')) {
-      throw new AppError('unsupported_media_type', 'Send the question as JSON (Content-Type: application/json).');
-    }
-    const request = validateChatRequest(body);
+  @UseGuards(InteractAdmission)
+  @Contract({
+    summary: 'Ask a question',
+    description:
+      'The chat request of the product spec. Answers the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events (see ChatStreamEvent): `chat:delta` frames, then `chat:done` or `chat:error`. Errors found before the reply starts are the JSON error envelope in both cases.',
+    body: InteractRequestSchema,
+    data: ReplyDataSchema,
+    content: { 'text/event-stream': { schema: ChatStreamEventSchema, description: 'With Accept: text/event-stream: the reply as server-sent events.' } },
+    errors: [413, 415, 503],
+  })
+  async interact(@Body() body: ParsedInteractRequest, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const request = toChatRequest(body);
+    this.chat.admit(request);
     const requestId = requestIdOf(req);
     const controller = abortOnClose(req, res);
     if (!wantsEventStream(req)) {

@@ -7,7 +7,7 @@
 import type { AgentDefinition } from '../agents/agent.types';
 import type { LlmMessage, LlmPassage } from '../llm/llm.types';
 import { getVertical } from '../shared/catalog/verticals';
-import type { ValidatedChatRequest } from './chat-request.validator';
+import type { ChatRequest } from './chat-request';
 
 /** Passage text is cut to this many characters in the prompt. */
 const MAX_PASSAGE_CHARS = 2400;
@@ -25,7 +25,7 @@ function fence(passages: LlmPassage[]): string {
 
 export function buildPrompt(
   agent: AgentDefinition,
-  request: ValidatedChatRequest,
+  request: ChatRequest,
   passages: LlmPassage[],
   suggestedVertical?: { id: string; name: string },
 ): LlmMessage[] {

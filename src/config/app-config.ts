@@ -2,6 +2,7 @@
  * The typed configuration. Only this folder reads process.env: `loadConfig` validates every
  * setting once at start and throws a ConfigError that names each bad setting.
  */
+import { isValidEmail, normalizeEmail } from '../shared/contracts/auth';
 import * as path from 'node:path';
 
 export interface AppConfig {
@@ -66,14 +67,7 @@ export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;
 
 /** Trimmed and lower-cased: admin emails are unique case-insensitively. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/** Deliberately loose (admin@localhost is valid): something@something, no spaces, at most 254 characters. */
-export function isValidEmail(email: string): boolean {
-  return email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email);
-}
+export { isValidEmail, normalizeEmail };
 
 /** The password rule, or undefined when the password is acceptable. */
 export function passwordProblem(password: string): string | undefined {

@@ -3,6 +3,7 @@
  * is set, in its own schema).
  */
 import { randomUUID } from 'node:crypto';
+import { KnowledgeItemInputSchema } from '../shared/contracts/knowledge';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -98,7 +99,7 @@ describe.each(DIALECTS)('KnowledgeSeeder on %s', (dialect) => {
   });
 
   it('never adds samples to a knowledge base that already has content', async () => {
-    await knowledge.create({ title: 'Our own article', content: 'Real content.', vertical: 'hr' });
+    await knowledge.create(KnowledgeItemInputSchema.parse({ title: 'Our own article', content: 'Real content.', vertical: 'hr' }));
     await expect(seeder().seedIfFirstStart()).resolves.toBe('existing-items');
     expect((await knowledge.list()).map((i) => i.title)).toEqual(['Our own article']);
     expect(await seededKey()).not.toBeNull();

@@ -12,6 +12,7 @@ import { DataSource, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
 import { queuedWrite } from '../database/write-queue';
+import { KnowledgeItemInputSchema } from '../shared/contracts/knowledge';
 import { KnowledgeService } from './knowledge.service';
 import { SAMPLE_KNOWLEDGE } from './sample-knowledge';
 
@@ -49,7 +50,7 @@ export class KnowledgeSeeder implements OnApplicationBootstrap {
     }
 
     try {
-      await this.knowledge.createMany([...SAMPLE_KNOWLEDGE], async (manager) => {
+      await this.knowledge.createMany(SAMPLE_KNOWLEDGE.map((item) => KnowledgeItemInputSchema.parse(item)), async (manager) => {
         await manager.insert(Setting, { key: SAMPLE_SEEDED_KEY, value: String(now), updatedAt: now });
       });
     } catch (error) {

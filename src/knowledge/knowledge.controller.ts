@@ -1,6 +1,15 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { AdminEventsService } from '../admin-events/admin-events.service';
-import { KnowledgeItemDto, parseKnowledgeItemBody, parseListQuery, toKnowledgeItemDto } from './dto/knowledge-item.dto';
+import { Contract } from '../common/contract';
+import {
+  type CheckedKnowledgeItem,
+  DeletedSchema,
+  type KnowledgeItem,
+  KnowledgeItemInputSchema,
+  KnowledgeItemSchema,
+  KnowledgeListQuerySchema,
+} from '../shared/contracts/knowledge';
+import type { z } from 'zod';
 import { KnowledgeService } from './knowledge.service';
 
 type Envelope<T> = { success: true; data: T };
@@ -17,30 +26,46 @@ export class KnowledgeController {
   ) {}
 
   @Get()
-  async list(@Query() query: Record<string, unknown>): Promise<Envelope<KnowledgeItemDto[]>> {
-    return { success: true, data: (await this.knowledge.listWithAttachments(parseListQuery(query))).map(toKnowledgeItemDto) };
+  @Contract({
+    summary: 'List knowledge items',
+    description: 'Newest first; with `search`, ranked by relevance (BM25) first. Attachments are listed without their content.',
+    query: KnowledgeListQuerySchema,
+    data: [KnowledgeItemSchema],
+  })
+  async list(@Query() query: z.output<typeof KnowledgeListQuerySchema>): Promise<Envelope<KnowledgeItem[]>> {
+    return { success: true, data: await this.knowledge.listWithAttachments(query) };
   }
 
   @Get(':id')
-  async get(@Param('id') id: string): Promise<Envelope<KnowledgeItemDto>> {
-    return { success: true, data: toKnowledgeItemDto(await this.knowledge.get(id)) };
+  @Contract({ summary: 'Read a knowledge item with its attachments', data: KnowledgeItemSchema, errors: [404] })
+  async get(@Param('id') id: string): Promise<Envelope<KnowledgeItem>> {
+    return { success: true, data: await this.knowledge.get(id) };
   }
 
   @Post()
-  async create(@Body() body: unknown): Promise<Envelope<KnowledgeItemDto>> {
-    const item = await this.knowledge.create(parseKnowledgeItemBody(body));
+  @Contract({ summary: 'Create a knowledge item', body: KnowledgeItemInputSchema, data: KnowledgeItemSchema, status: 201, errors: [413, 415] })
+  async create(@Body() input: CheckedKnowledgeItem): Promise<Envelope<KnowledgeItem>> {
+    const item = await this.knowledge.create(input);
     this.adminEvents.emit('knowledge:changed', { id: item.id, action: 'created' });
-    return { success: true, data: toKnowledgeItemDto(item) };
+    return { success: true, data: item };
   }
 
   @Put(':id')
-  async update(@Param('id') id: string, @Body() body: unknown): Promise<Envelope<KnowledgeItemDto>> {
-    const item = await this.knowledge.update(id, parseKnowledgeItemBody(body));
+  @Contract({
+    summary: 'Replace a knowledge item',
+    description: 'Send the whole item. An attachment sent with its id and no content keeps its stored file; attachments left out are removed.',
+    body: KnowledgeItemInputSchema,
+    data: KnowledgeItemSchema,
+    errors: [404, 413, 415],
+  })
+  async update(@Param('id') id: string, @Body() input: CheckedKnowledgeItem): Promise<Envelope<KnowledgeItem>> {
+    const item = await this.knowledge.update(id, input);
     this.adminEvents.emit('knowledge:changed', { id: item.id, action: 'updated' });
-    return { success: true, data: toKnowledgeItemDto(item) };
+    return { success: true, data: item };
   }
 
   @Delete(':id')
+  @Contract({ summary: 'Delete a knowledge item', data: DeletedSchema, errors: [404] })
   async remove(@Param('id') id: string): Promise<Envelope<{ id: string }>> {
     await this.knowledge.remove(id);
     this.adminEvents.emit('knowledge:changed', { id, action: 'deleted' });

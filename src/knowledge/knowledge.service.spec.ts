@@ -15,7 +15,9 @@ import { chunkContent } from './chunker';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem } from './knowledge-item.entity';
 import { KnowledgeError } from './knowledge.errors';
-import { KnowledgeItemInput, KnowledgeService } from './knowledge.service';
+import { KnowledgeService } from './knowledge.service';
+import { check, EARLIEST_DATE_MS } from '../shared/contracts/rules';
+import { CheckedKnowledgeItem, KnowledgeItemInput, KnowledgeItemInputSchema } from '../shared/contracts/knowledge';
 import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './bm25';
 import { analyseQuery } from '../retrieval/query-terms';
 import { createKnowledgeSearchIndex } from './search-index';
@@ -50,15 +52,16 @@ async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
   };
 }
 
-function makeKnowledgeItem(overrides: Partial<KnowledgeItemInput> = {}): KnowledgeItemInput {
-  return {
+/** A checked item, as the API hands it to the service (parsed with the knowledge item contract). */
+function makeKnowledgeItem(overrides: Partial<KnowledgeItemInput> = {}): CheckedKnowledgeItem {
+  return KnowledgeItemInputSchema.parse({
     title: 'Store opening hours',
     content: 'Our stores are open from 9 am to 6 pm, Monday to Saturday.',
     category: 'General',
     vertical: 'customer-service',
     tags: ['stores'],
     ...overrides,
-  };
+  });
 }
 
 /** A long article: `paragraphs` paragraphs of ~60 words each, so it spans several chunks. */
@@ -313,7 +316,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       const updated = await service.update(item.id, { title: 'Lost and found', content: 'Forgotten scarves are donated after two weeks.' });
       expect(updated.title).toBe('Lost and found');
       expect(updated.category).toBe('General');
-      expect(updated.updatedAt).toBeGreaterThan(item.updatedAt);
+      expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(item.updatedAt));
       expect(await service.get(item.id)).toEqual(updated);
 
       expect(await service.search('umbrellas')).toEqual([]);
@@ -352,14 +355,31 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       await expectKnowledgeError(service.remove(id), 'not_found');
     });
 
-    it('rejects invalid input without writing anything', async () => {
-      await expectKnowledgeError(service.create(makeKnowledgeItem({ title: '   ' })), 'validation_failed');
-      await expectKnowledgeError(service.create(makeKnowledgeItem({ title: 'x'.repeat(201) })), 'validation_failed');
-      await expectKnowledgeError(service.create(makeKnowledgeItem({ vertical: 'future' })), 'validation_failed');
-      await expectKnowledgeError(service.create(makeKnowledgeItem({ tags: ['ok', 42 as unknown as string] })), 'validation_failed');
-      await expectKnowledgeError(service.create(makeKnowledgeItem({ category: 'c'.repeat(101) })), 'validation_failed');
+    it('gets only checked items: the contract refuses invalid input before anything is written', async () => {
+      const base = { title: 'Store opening hours', vertical: 'customer-service' };
+      for (const [input, message] of [
+        [{ ...base, title: '   ' }, 'Title is required'],
+        [{ ...base, title: 'x'.repeat(201) }, 'Title must be at most 200 characters'],
+        [{ ...base, vertical: 'future' }, 'Vertical must be one of customer-service, hr, legal, sales'],
+        [{ ...base, tags: ['ok', 42] }, 'Each tag must be text'],
+        [{ ...base, category: 'c'.repeat(101) }, 'Category must be at most 100 characters'],
+        [{ ...base, attachments: [{ name: 'a.txt', content: 'x', uploadedAt: 8640000000000001 }] }, 'The upload time must be a date between 2000 and 2099'],
+      ] as const) {
+        const result = check(KnowledgeItemInputSchema, input);
+        expect(result.ok ? 'accepted' : result.problem).toMatchObject({ code: 'validation_failed', message });
+      }
+      await expectKnowledgeError(service.create(makeKnowledgeItem({ attachments: [{ id: randomUUID(), name: 'kept.txt' }] })), 'validation_failed');
       expect(await service.count()).toBe(0);
       expect(await chunkRows()).toEqual([]);
+    });
+
+    it('answers for an item whose stored upload time no date can show (a row written before dates were bounded)', async () => {
+      const item = await service.create(makeKnowledgeItem({ attachments: [{ name: 'notes.txt', content: 'Opening hours notes.' }] }));
+      await db.dataSource.query('UPDATE knowledge_attachments SET uploaded_at = 8640000000000001');
+      const [listed] = await service.listWithAttachments();
+      expect(listed.attachments[0].uploadedAt).toBe(listed.updatedAt);
+      expect((await service.get(item.id)).attachments[0].uploadedAt).toBe(item.updatedAt);
+      expect(Date.parse(item.updatedAt)).toBeGreaterThanOrEqual(EARLIEST_DATE_MS);
     });
 
     it('rolls back the items and their chunks together when indexing fails', async () => {
@@ -578,7 +598,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
 
   describe('search index', () => {
     it('scores exactly like the BM25 it replaces, visitor words and thesaurus words ranked together', async () => {
-      for (const item of FAQ_ITEMS) await service.create(item);
+      for (const item of FAQ_ITEMS) await service.create(KnowledgeItemInputSchema.parse(item));
       await service.create(makeKnowledgeItem({ title: 'Company car scheme', content: longContent(14, 'The company car scheme includes fuel cards.'), vertical: 'hr' }));
       expect(await expectSearchesLikeReference(db.dataSource, dialect, service)).toBeGreaterThan(FAQ_QUESTIONS.length * 10);
     });
@@ -896,7 +916,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       try {
         // Written under the previous schema (its FTS5 table / GIN index), with some churn.
         const created = [];
-        for (const item of FAQ_ITEMS) created.push(await service.create(item));
+        for (const item of FAQ_ITEMS) created.push(await service.create(KnowledgeItemInputSchema.parse(item)));
         await service.update(created[0].id, { content: longContent(9, 'Parcels are insured up to 500 euros.') });
         await service.remove(created[1].id);
         await service.update(created[2].id, { vertical: 'hr' });
@@ -927,7 +947,7 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
     beforeEach(async () => {
       keyOfId.clear();
       for (const item of FAQ_ITEMS) {
-        const created = await service.create(item);
+        const created = await service.create(KnowledgeItemInputSchema.parse(item));
         keyOfId.set(created.id, item.key);
       }
     });

@@ -10,9 +10,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { isKnowledgeVertical } from '../shared/catalog/verticals';
+import type { CheckedAttachment, CheckedKnowledgeItem, KnowledgeAttachment as KnowledgeAttachmentView, KnowledgeItem as KnowledgeItemView } from '../shared/contracts/knowledge';
+import { EARLIEST_DATE_MS, LATEST_DATE_MS } from '../shared/contracts/rules';
 import { chunkContent } from './chunker';
-import { AttachmentInput, CheckedAttachment, checkAttachments } from './attachments';
 import { KnowledgeAttachment } from './knowledge-attachment.entity';
 import { KnowledgeChunk } from './knowledge-chunk.entity';
 import { KnowledgeItem, KnowledgeVertical } from './knowledge-item.entity';
@@ -33,32 +33,13 @@ import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmRepo
 import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
 
-/** What the admin sends for a new item (and, complete, for a PUT). */
-export interface KnowledgeItemInput {
-  title: string;
-  content: string;
-  category?: string;
-  vertical: KnowledgeVertical | string;
-  tags?: string[];
-  /** Supporting documents (checked by attachments.ts); on update, omitted means "keep as is". */
-  attachments?: AttachmentInput[];
-}
+/**
+ * A checked item (KnowledgeItemInputSchema's output: the API parses every body with it before it
+ * gets here; other callers parse with it too). A patch changes some fields of a stored item.
+ */
+export type KnowledgeItemPatch = Partial<CheckedKnowledgeItem>;
 
-/** An attachment as the API returns it; `content` is left out of list results. */
-export interface KnowledgeAttachmentView {
-  id: string;
-  name: string;
-  type: string;
-  size: number;
-  content?: string;
-  uploadedAt: number;
-}
-
-/** An item with its supporting documents. */
-export type KnowledgeItemWithAttachments = KnowledgeItem & { attachments: KnowledgeAttachmentView[] };
-
-/** A change to an item: any subset of the fields. */
-export type KnowledgeItemPatch = Partial<KnowledgeItemInput>;
+export type { KnowledgeAttachmentView, KnowledgeItemView };
 
 export interface KnowledgeListOptions {
   vertical?: string;
@@ -136,15 +117,6 @@ export interface Retrieval {
   suggestedVertical?: string;
 }
 
-export const KNOWLEDGE_LIMITS = Object.freeze({
-  titleChars: 200,
-  categoryChars: 100,
-  /** UTF-8 bytes of the content (1 MB). */
-  contentBytes: 1024 * 1024,
-  tagChars: 50,
-  tags: 20,
-});
-
 /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it (admin list). */
 const NEXT_CHUNK_DAMPING = DEFAULT_RELEVANCE.nextChunkDamping;
 /** Chunks beyond this many per item add nothing to its score (admin list). */
@@ -214,6 +186,34 @@ export function rankItems(chunks: ScoredChunk[]): RankedItem[] {
   return [...byItem.values()].sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
 }
 
+/**
+ * An epoch-ms column as ISO text. Rows stored before dates were bounded (an attachment's
+ * uploadedAt could be 8.64e15 + 1, which no Date can print) fall back to `fallback`, so one bad
+ * row cannot make every list fail.
+ */
+function isoOf(ms: number, fallback: number): string {
+  return new Date(ms >= EARLIEST_DATE_MS && ms <= LATEST_DATE_MS ? ms : fallback).toISOString();
+}
+
+function viewOfAttachment(a: Pick<KnowledgeAttachment, 'id' | 'name' | 'type' | 'size' | 'uploadedAt'> & { content?: string }, fallback: number): KnowledgeAttachmentView {
+  return { id: a.id, name: a.name, type: a.type, size: a.size, ...(a.content !== undefined ? { content: a.content } : {}), uploadedAt: isoOf(a.uploadedAt, fallback) };
+}
+
+/** The item as the API returns it (times as ISO text). */
+function viewOf(item: KnowledgeItem, attachments: KnowledgeAttachmentView[]): KnowledgeItemView {
+  return {
+    id: item.id,
+    title: item.title,
+    content: item.content,
+    category: item.category,
+    vertical: item.vertical,
+    tags: item.tags,
+    attachments,
+    createdAt: new Date(item.createdAt).toISOString(),
+    updatedAt: new Date(item.updatedAt).toISOString(),
+  };
+}
+
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
@@ -254,7 +254,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     return this.index.warm();
   }
 
-  async create(input: KnowledgeItemInput): Promise<KnowledgeItemWithAttachments> {
+  async create(input: CheckedKnowledgeItem): Promise<KnowledgeItemView> {
     const [item] = await this.createMany([input]);
     return item;
   }
@@ -262,24 +262,24 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   /**
    * Creates several items in ONE transaction (all or none). `alsoWithin` runs in that transaction
    * first, e.g. to record that a seed happened so two servers starting together cannot both seed.
+   * The answer is built before the transaction commits: if it cannot be, nothing is stored.
    */
-  async createMany(inputs: KnowledgeItemInput[], alsoWithin?: (manager: EntityManager) => Promise<void>): Promise<KnowledgeItemWithAttachments[]> {
-    const checked = inputs.map((input) => ({ fields: this.validate(input), attachments: checkAttachments(input.attachments) }));
-    for (const { attachments } of checked) {
-      const kept = attachments.find((a) => a.content === undefined);
+  async createMany(inputs: CheckedKnowledgeItem[], alsoWithin?: (manager: EntityManager) => Promise<void>): Promise<KnowledgeItemView[]> {
+    for (const input of inputs) {
+      const kept = input.attachments.find((a) => a.content === undefined);
       if (kept) throw KnowledgeError.invalid('attachments', `"${kept.name}" has no content`);
     }
     return this.write(async (manager) => {
       if (alsoWithin) await alsoWithin(manager);
-      const items: KnowledgeItemWithAttachments[] = [];
+      const items: KnowledgeItemView[] = [];
       const chunks: ChunkRowInput[] = [];
-      for (const { fields, attachments } of checked) {
+      for (const { attachments, ...fields } of inputs) {
         const now = nextStamp();
         const item = manager.create(KnowledgeItem, { id: randomUUID(), ...fields, createdAt: now, updatedAt: now });
         await manager.insert(KnowledgeItem, item);
         const stored = await this.replaceAttachments(manager, item.id, attachments, now);
         chunks.push(...chunkRowsOf(item, stored));
-        items.push({ ...item, attachments: stored.map(viewOf) });
+        items.push(viewOf(item, stored.map((a) => viewOfAttachment(a, now))));
       }
       // New items have no chunks to replace: all of them in as few statements as possible.
       await this.insertChunks(manager, chunks);
@@ -287,27 +287,24 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     });
   }
 
-  /** Applies `patch` (a PUT may send every field) and re-indexes the item. */
-  async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemWithAttachments> {
-    const attachments = patch.attachments === undefined ? undefined : checkAttachments(patch.attachments);
+  /** Applies `patch` (a PUT sends every field) and re-indexes the item. */
+  async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemView> {
     return this.write(async (manager) => {
       const existing = await this.lockItem(manager, id);
       if (!existing) throw KnowledgeError.notFound(id);
-      const fields = this.validate({
-        title: patch.title ?? existing.title,
-        content: patch.content ?? existing.content,
-        category: patch.category ?? existing.category,
-        vertical: patch.vertical ?? existing.vertical,
-        tags: patch.tags ?? existing.tags,
-      });
+      const { attachments, ...fields } = patch;
       Object.assign(existing, fields, { updatedAt: Math.max(nextStamp(), existing.createdAt) });
-      await manager.update(KnowledgeItem, { id }, { ...fields, updatedAt: existing.updatedAt });
+      await manager.update(
+        KnowledgeItem,
+        { id },
+        { title: existing.title, content: existing.content, category: existing.category, vertical: existing.vertical, tags: existing.tags, updatedAt: existing.updatedAt },
+      );
       const stored =
         attachments === undefined
           ? await manager.find(KnowledgeAttachment, { where: { itemId: id }, order: { ord: 'ASC' } })
           : await this.replaceAttachments(manager, id, attachments, existing.updatedAt);
       await this.reindex(manager, existing, stored);
-      return { ...existing, attachments: stored.map(viewOf) };
+      return viewOf(existing, stored.map((a) => viewOfAttachment(a, existing.updatedAt)));
     });
   }
 
@@ -322,15 +319,15 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     });
   }
 
-  async get(id: string): Promise<KnowledgeItemWithAttachments> {
+  async get(id: string): Promise<KnowledgeItemView> {
     const item = await this.items.findOneBy({ id });
     if (!item) throw KnowledgeError.notFound(id);
     const attachments = await this.attachments.find({ where: { itemId: id }, order: { ord: 'ASC' } });
-    return { ...item, attachments: attachments.map(viewOf) };
+    return viewOf(item, attachments.map((a) => viewOfAttachment(a, item.updatedAt)));
   }
 
   /** list() with each item's attachments (without their content, which can be megabytes). */
-  async listWithAttachments(options: KnowledgeListOptions = {}): Promise<KnowledgeItemWithAttachments[]> {
+  async listWithAttachments(options: KnowledgeListOptions = {}): Promise<KnowledgeItemView[]> {
     const items = await this.list(options);
     if (items.length === 0) return [];
     const rows: Omit<KnowledgeAttachment, 'content'>[] = await this.attachments
@@ -339,13 +336,13 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       .where('a.itemId IN (:...ids)', { ids: items.map((i) => i.id) })
       .orderBy('a.ord', 'ASC')
       .getMany();
-    const byItem = new Map<string, KnowledgeAttachmentView[]>();
+    const byItem = new Map<string, Omit<KnowledgeAttachment, 'content'>[]>();
     for (const row of rows) {
       const list = byItem.get(row.itemId) ?? [];
-      list.push({ id: row.id, name: row.name, type: row.type, size: row.size, uploadedAt: row.uploadedAt });
+      list.push(row);
       byItem.set(row.itemId, list);
     }
-    return items.map((item) => ({ ...item, attachments: byItem.get(item.id) ?? [] }));
+    return items.map((item) => viewOf(item, (byItem.get(item.id) ?? []).map((a) => viewOfAttachment(a, item.updatedAt))));
   }
 
   /** Number of items (all, or of one vertical). */
@@ -536,7 +533,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     for (const [ord, a] of wanted.entries()) {
       const previous = a.id ? byId.get(a.id) : undefined;
       if (a.content === undefined) {
-        if (!previous) throw KnowledgeError.invalid(`attachments[${ord}].content`, `"${a.name}" has no content`);
+        if (!previous) throw KnowledgeError.invalid('attachments', `"${a.name}" has no content`);
         result.push({ ...previous, name: a.name, ord });
         continue;
       }
@@ -590,49 +587,4 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     this.index.scheduleWarm();
     return result;
   }
-
-  /** Checks and normalises the writable fields; throws KnowledgeError('validation_failed'). */
-  private validate(input: KnowledgeItemInput): Pick<KnowledgeItem, 'title' | 'content' | 'category' | 'vertical' | 'tags'> {
-    if (typeof input !== 'object' || input === null) throw KnowledgeError.invalid('body', 'A knowledge item is required');
-    const { titleChars, categoryChars, contentBytes, tagChars, tags: maxTags } = KNOWLEDGE_LIMITS;
-
-    if (typeof input.title !== 'string' || input.title.trim() === '') throw KnowledgeError.invalid('title', 'Title is required');
-    const title = input.title.trim().replace(/\s+/g, ' ');
-    if (title.length > titleChars) throw KnowledgeError.invalid('title', `Title must be at most ${titleChars} characters`);
-
-    const content = input.content ?? '';
-    if (typeof content !== 'string') throw KnowledgeError.invalid('content', 'Content must be text');
-    if (Buffer.byteLength(content, 'utf8') > contentBytes) throw KnowledgeError.tooLarge('content', 'Content must be at most 1 MB');
-
-    const category = input.category ?? '';
-    if (typeof category !== 'string') throw KnowledgeError.invalid('category', 'Category must be text');
-    if (category.trim().length > categoryChars) {
-      throw KnowledgeError.invalid('category', `Category must be at most ${categoryChars} characters`);
-    }
-
-    if (typeof input.vertical !== 'string' || !isKnowledgeVertical(input.vertical)) {
-      throw KnowledgeError.invalid('vertical', `Unknown vertical "${String(input.vertical)}"`);
-    }
-
-    const rawTags = input.tags ?? [];
-    if (!Array.isArray(rawTags) || rawTags.some((t) => typeof t !== 'string')) {
-      throw KnowledgeError.invalid('tags', 'Tags must be a list of text values');
-    }
-    const tags: string[] = [];
-    const seen = new Set<string>();
-    for (const raw of rawTags as string[]) {
-      const tag = raw.trim();
-      if (tag === '' || seen.has(tag.toLowerCase())) continue;
-      if (tag.length > tagChars) throw KnowledgeError.invalid('tags', `Each tag must be at most ${tagChars} characters`);
-      seen.add(tag.toLowerCase());
-      tags.push(tag);
-    }
-    if (tags.length > maxTags) throw KnowledgeError.invalid('tags', `At most ${maxTags} tags are allowed`);
-
-    return { title, content, category: category.trim(), vertical: input.vertical, tags };
-  }
-}
-
-function viewOf(a: KnowledgeAttachment): KnowledgeAttachmentView {
-  return { id: a.id, name: a.name, type: a.type, size: a.size, content: a.content, uploadedAt: a.uploadedAt };
 }

@@ -3,12 +3,12 @@
  * questions out of the box. Every item is labelled: category 'Sample' and first tag 'sample' (the
  * admin list shows the first two tags), so an administrator can find and delete them all.
  */
-import type { KnowledgeItemInput } from './knowledge.service';
+import type { KnowledgeItemInput } from '../shared/contracts/knowledge';
 
 export const SAMPLE_CATEGORY = 'Sample';
 export const SAMPLE_TAG = 'sample';
 
-type SampleItem = KnowledgeItemInput & { category: string; tags: string[] };
+type SampleItem = KnowledgeItemInput & { vertical: 'customer-service' | 'hr' | 'legal' | 'sales'; content: string; category: string; tags: string[] };
 
 function sample(vertical: KnowledgeItemInput['vertical'], title: string, tags: string[], content: string): SampleItem {
   return { vertical, title, category: SAMPLE_CATEGORY, tags: [SAMPLE_TAG, ...tags], content: content.trim() };

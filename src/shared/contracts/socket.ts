@@ -1,45 +1,41 @@
 /**
- * Socket.IO event maps, used as the generic parameters of the server and client sockets so
- * both sides are checked against the same contract. `/` is public; `/admin` needs an admin session.
+ * Socket.IO events: payload schemas and the event maps used as the generic parameters of the
+ * server and client sockets, so both sides are checked against the same contract. `/` is public;
+ * `/admin` needs an admin session.
  */
-import type { AnalyticsUpdate } from './analytics';
-import type { InteractRequest, ReplyData } from './chat';
-import type { ErrorCode, HealthStatus } from './http';
+import { z } from 'zod';
+import { AnalyticsUpdateSchema, type AnalyticsUpdate } from './analytics';
+import { ChatSendPayloadSchema, ReplyDataSchema, RequestIdSchema, type ChatSendPayload } from './chat';
+import { ErrorBodySchema, HealthStatusSchema } from './http';
 
-/** `chat:send` payload: the /interact body plus a client-chosen id that tags every reply frame. */
-export type ChatSendPayload = InteractRequest & { requestId: string };
+export { ChatSendPayloadSchema, type ChatSendPayload, type ParsedChatSendPayload } from './chat';
 
-export type ChatSendAck =
-  | { accepted: true }
-  | { accepted: false; error: { code: ErrorCode | string; message: string } };
+export const ChatSendAckSchema = z.union([
+  z.object({ accepted: z.literal(true) }),
+  z.object({ accepted: z.literal(false), error: ErrorBodySchema }),
+]);
+export type ChatSendAck = z.infer<typeof ChatSendAckSchema>;
 
-export interface ChatDeltaPayload {
-  requestId: string;
-  text: string;
-}
+export const ChatDeltaPayloadSchema = z.object({ requestId: z.string(), text: z.string() });
+export type ChatDeltaPayload = z.infer<typeof ChatDeltaPayloadSchema>;
 
-export interface ChatDonePayload {
-  requestId: string;
-  data: ReplyData;
-}
+export const ChatDonePayloadSchema = z.object({ requestId: z.string(), data: ReplyDataSchema });
+export type ChatDonePayload = z.infer<typeof ChatDonePayloadSchema>;
 
-export interface ChatErrorPayload {
-  requestId: string;
-  message: string;
-  code: ErrorCode | string;
-}
+export const ChatErrorPayloadSchema = z.object({ requestId: z.string(), message: z.string(), code: z.string() });
+export type ChatErrorPayload = z.infer<typeof ChatErrorPayloadSchema>;
 
-export interface ChatCancelPayload {
-  requestId: string;
-}
+export const ChatCancelPayloadSchema = z.object({ requestId: RequestIdSchema }, { error: 'Send the cancel as an object.' });
+export type ChatCancelPayload = z.infer<typeof ChatCancelPayloadSchema>;
 
 /** Pushed on connect and every health interval. */
-export interface HealthPush {
-  status: 'healthy' | 'unhealthy';
-  overallHealth: HealthStatus;
+export const HealthPushSchema = z.object({
+  status: z.enum(['healthy', 'unhealthy']),
+  overallHealth: HealthStatusSchema,
   /** ISO timestamp. */
-  timestamp: string;
-}
+  timestamp: z.string(),
+});
+export type HealthPush = z.infer<typeof HealthPushSchema>;
 
 export interface ServerToClientEvents {
   'chat:delta': (p: ChatDeltaPayload) => void;
@@ -53,17 +49,15 @@ export interface ClientToServerEvents {
   'chat:cancel': (p: ChatCancelPayload) => void;
 }
 
-export type KnowledgeChangeAction = 'created' | 'updated' | 'deleted';
+export const KnowledgeChangeActionSchema = z.enum(['created', 'updated', 'deleted']);
+export type KnowledgeChangeAction = z.infer<typeof KnowledgeChangeActionSchema>;
 
-export interface KnowledgeChangedPayload {
-  id: string;
-  action: KnowledgeChangeAction;
-}
+export const KnowledgeChangedPayloadSchema = z.object({ id: z.string(), action: KnowledgeChangeActionSchema });
+export type KnowledgeChangedPayload = z.infer<typeof KnowledgeChangedPayloadSchema>;
 
-export interface ConfigChangedPayload {
-  /** The agent that changed; absent for global settings. */
-  agentId?: string;
-}
+/** `agentId`: the agent that changed; absent for global settings. */
+export const ConfigChangedPayloadSchema = z.object({ agentId: z.string().optional() });
+export type ConfigChangedPayload = z.infer<typeof ConfigChangedPayloadSchema>;
 
 export interface AdminServerToClientEvents {
   'analytics:update': (p: AnalyticsUpdate) => void;
@@ -74,3 +68,41 @@ export interface AdminServerToClientEvents {
 /** The admin namespace is push-only. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface AdminClientToServerEvents {}
+
+/** Every event, its direction and payload schema: the OpenAPI document describes them from this. */
+export const SOCKET_EVENTS = {
+  '/': {
+    clientToServer: {
+      'chat:send': { payload: ChatSendPayloadSchema, ack: ChatSendAckSchema, about: 'Ask a question; acknowledged at once with {accepted} or {accepted:false, error}. The reply streams as chat:delta frames, then chat:done or chat:error, all tagged with the requestId.' },
+      'chat:cancel': { payload: ChatCancelPayloadSchema, about: 'Stop a reply that is streaming; it ends with chat:error (code cancelled).' },
+    },
+    serverToClient: {
+      'chat:delta': { payload: ChatDeltaPayloadSchema, about: 'The next piece of the reply text (coalesced: the first at once, then at most one frame per ~30 ms).' },
+      'chat:done': { payload: ChatDonePayloadSchema, about: 'The reply is complete; `data` is the /interact reply data.' },
+      'chat:error': { payload: ChatErrorPayloadSchema, about: 'The reply failed or was cancelled; `code` is an error code, `message` is for people.' },
+      health: { payload: HealthPushSchema, about: 'Service health, on connect and every HEALTH_INTERVAL_MS (30 s).' },
+    },
+  },
+  '/admin': {
+    clientToServer: {},
+    serverToClient: {
+      'analytics:update': { payload: AnalyticsUpdateSchema, about: 'New usage was recorded (or a reply rated): reload the analytics. At most once a second.' },
+      'knowledge:changed': { payload: KnowledgeChangedPayloadSchema, about: 'A knowledge item was created, updated or deleted (by any console, on any server).' },
+      'config:changed': { payload: ConfigChangedPayloadSchema, about: 'An agent (agentId) or the global settings (no agentId) changed.' },
+    },
+  },
+} as const;
+
+
+/**
+ * POST /interact with `Accept: text/event-stream`: the same frames as the socket, each as one
+ * server-sent event (`event: <name>`, `data: <payload as JSON>`): chat:delta frames, then one
+ * chat:done or chat:error.
+ */
+export const ChatStreamEventSchema = z
+  .discriminatedUnion('event', [
+    z.object({ event: z.literal('chat:delta'), data: ChatDeltaPayloadSchema }),
+    z.object({ event: z.literal('chat:done'), data: ChatDonePayloadSchema }),
+    z.object({ event: z.literal('chat:error'), data: ChatErrorPayloadSchema }),
+  ])
+  .meta({ id: 'ChatStreamEvent', description: 'One server-sent event: its `event:` line and its `data:` line (JSON).' });

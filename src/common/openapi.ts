@@ -1,0 +1,110 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP API, served at /api/openapi.json (public), and a
+ * browsable reference at /api/docs (Swagger UI from the swagger-ui-dist package, served from
+ * node_modules: nothing is loaded from another site).
+ *
+ * Paths, methods, path parameters and statuses come from the controllers (@nestjs/swagger reads
+ * them); request and reply schemas from the zod contracts of each route's @Contract (zod's own
+ * JSON Schema output, draft 2020-12, which is OpenAPI 3.1's dialect). The Socket.IO events are
+ * described in the document's text from the same schemas (SOCKET_EVENTS).
+ */
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../auth/cookies';
+import { ErrorEnvelopeSchema } from '../shared/contracts/http';
+import { SOCKET_EVENTS } from '../shared/contracts/socket';
+import { CONTRACT_SCHEMAS } from './contract';
+
+export const OPENAPI_JSON_PATH = '/api/openapi.json';
+export const API_DOCS_PATH = '/api/docs';
+const SCHEMA_REF = '#/components/schemas/';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Every named schema (`.meta({ id })`) as a component: requests as sent (input), replies as returned. */
+function componentSchemas(): Record<string, JsonSchema> {
+  CONTRACT_SCHEMAS.replies.add(ErrorEnvelopeSchema);
+  const convert = (io: 'input' | 'output') =>
+    z.toJSONSchema(z.globalRegistry, { io, target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `${SCHEMA_REF}${id}` }).schemas as Record<string, JsonSchema>;
+  const inputs = convert('input');
+  const outputs = convert('output');
+  const result: Record<string, JsonSchema> = {};
+  // Replies first; request schemas (and the named schemas they contain) in their input form.
+  for (const [id, schema] of Object.entries(outputs)) result[id] = schema;
+  const pending = [...CONTRACT_SCHEMAS.requests].map((s) => (s.meta() as { id: string }).id);
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (seen.has(id) || !inputs[id]) continue;
+    seen.add(id);
+    result[id] = inputs[id];
+    for (const match of JSON.stringify(inputs[id]).matchAll(/"\$ref":"#\/components\/schemas\/([^"/]+)"/g)) pending.push(match[1]);
+  }
+  for (const schema of Object.values(result)) {
+    delete schema.$schema;
+    delete schema.id;
+  }
+  return result;
+}
+
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** The Socket.IO events, for the document's description (Markdown). */
+function socketEventsText(): string {
+  const lines = [
+    '## Socket.IO',
+    '',
+    'Real-time chat and admin pushes use Socket.IO (path `/socket.io`) on the same port. Payload schemas are JSON Schema, generated from the same contracts as this document.',
+  ];
+  for (const [namespace, events] of Object.entries(SOCKET_EVENTS)) {
+    lines.push('', `### Namespace \`${namespace}\`${namespace === '/admin' ? ' (admin session cookie required at the handshake; push only)' : ' (public)'}`);
+    const all: Array<[string, string, { payload: z.ZodType; about: string; ack?: z.ZodType }]> = [
+      ...Object.entries(events.clientToServer).map(([name, e]) => [name, 'client → server', e] as [string, string, { payload: z.ZodType; about: string; ack?: z.ZodType }]),
+      ...Object.entries(events.serverToClient).map(([name, e]) => [name, 'server → client', e] as [string, string, { payload: z.ZodType; about: string }]),
+    ];
+    for (const [name, direction, event] of all) {
+      lines.push('', `- **\`${name}\`** (${direction}): ${event.about}`, '', '  ```json', `  ${JSON.stringify(jsonSchemaOf(event.payload))}`, '  ```');
+      if (event.ack) lines.push('', '  Acknowledgement:', '', '  ```json', `  ${JSON.stringify(jsonSchemaOf(event.ack))}`, '  ```');
+    }
+  }
+  return lines.join('\n');
+}
+
+const DESCRIPTION = [
+  'The support assistant’s HTTP API. Every answer is JSON: `{ "success": true, "data": … }` on success (sign-in answers also carry `message` and `user`), and the error envelope `{ "success": false, "error": { "code", "message" }, "requestId" }` with a 4xx or 5xx status on failure. `error.code` is stable; `error.message` is written for people and may be shown as it is.',
+  '',
+  'Admin routes (`/api/knowledge`, `/api/config`, `/api/analytics`, the signed-in auth routes) need the HttpOnly session cookie that a successful sign-in sets; state-changing requests from another origin are refused with 403. Routes marked without a lock are public.',
+  '',
+  '`POST /interact` answers with the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events: `chat:delta` (`{requestId, text}`) frames, then one `chat:done` (`{requestId, data}`, data as in the JSON reply) or `chat:error` (`{requestId, code, message}`).',
+].join('\n');
+
+/** The document, built from the running app's controllers. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Support Assistant API')
+    .setVersion(process.env.npm_package_version ?? '0.1.0')
+    .setDescription(`${DESCRIPTION}\n\n${socketEventsText()}`)
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The admin session, set by a successful sign-in (HttpOnly, SameSite=Strict).' }, 'session')
+    .addSecurityRequirements('session')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { autoTagControllers: true });
+  document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...componentSchemas() } as never };
+  return document;
+}
+
+/** Serves the document and the reference; the document is built on the first request. */
+export function setupApiDocs(app: INestApplication): void {
+  let document: OpenAPIObject | undefined;
+  SwaggerModule.setup(API_DOCS_PATH.slice(1), app, () => (document ??= buildOpenApiDocument(app)), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH.slice(1),
+    raw: ['json'],
+    customSiteTitle: 'Support Assistant API',
+    swaggerOptions: { validatorUrl: null, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
+  });
+}

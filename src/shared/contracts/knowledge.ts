@@ -1,0 +1,220 @@
+/**
+ * The knowledge API (product-spec section 7 "Knowledge"): items and their supporting documents as
+ * the admin console sends them, checked by the same schema in the editor and on the server, and
+ * the items the API returns (times as ISO strings, as the spec's createdAt / updatedAt /
+ * uploadedAt).
+ *
+ * Supporting documents follow the spec: .txt, .json, .png, .jpg, .jpeg, at most 10 MB each
+ * (decoded size); images arrive as base64 data URLs, text files as text. A wrong type is 415, too
+ * large is 413, anything else malformed is 400.
+ */
+import { z } from 'zod';
+import { ENABLED_VERTICAL_IDS, type EnabledVerticalId } from '../catalog/verticals';
+import { tupleOf } from './chat';
+import { body, coded, codedIssue, integer, text, timestamp } from './rules';
+
+export const KNOWLEDGE_LIMITS = Object.freeze({
+  titleChars: 200,
+  categoryChars: 100,
+  /** UTF-8 bytes of the content (1 MB). */
+  contentBytes: 1024 * 1024,
+  tagChars: 50,
+  tags: 20,
+  attachments: 20,
+  attachmentBytes: 10 * 1024 * 1024,
+  attachmentNameChars: 255,
+});
+
+/** The supporting documents accepted, by extension: canonical type, kind, other types browsers report. */
+export const ATTACHMENT_TYPES: Readonly<Record<string, { type: string; kind: 'text' | 'image'; aliases: readonly string[] }>> = Object.freeze({
+  '.txt': { type: 'text/plain', kind: 'text', aliases: [] },
+  '.json': { type: 'application/json', kind: 'text', aliases: ['text/json'] },
+  '.png': { type: 'image/png', kind: 'image', aliases: [] },
+  '.jpg': { type: 'image/jpeg', kind: 'image', aliases: ['image/jpg', 'image/pjpeg'] },
+  '.jpeg': { type: 'image/jpeg', kind: 'image', aliases: ['image/jpg', 'image/pjpeg'] },
+});
+/** Named by the spec as "not yet supported". */
+export const NOT_YET_SUPPORTED_ATTACHMENTS = Object.freeze(['.pdf', '.doc', '.docx', '.xls', '.xlsx']);
+
+/** ".PDF" -> ".pdf"; "" when the name has no extension. */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+/** UTF-8 size of a string without encoding it (surrogate pairs count 4, lone surrogates 3). */
+export function utf8Bytes(value: string): number {
+  let bytes = value.length;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i += 1;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+const SIGNATURES: Record<string, number[]> = { 'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/jpeg': [0xff, 0xd8, 0xff] };
+
+function startsWithSignature(base64: string, type: string): boolean {
+  const signature = SIGNATURES[type];
+  if (!signature) return true;
+  const head = atob(base64.slice(0, 16));
+  return signature.every((byte, i) => head.charCodeAt(i) === byte);
+}
+
+const TOO_LARGE = (name: string) => `"${name}" is larger than 10 MB`;
+
+/** One supporting document as sent. New ones carry content; a kept one its id (content optional). */
+export const AttachmentInputSchema = z
+  .object(
+    {
+      id: z.string({ error: 'An attachment id must be text' }).max(36, 'An attachment id is at most 36 characters').optional(),
+      name: text('The file name', KNOWLEDGE_LIMITS.attachmentNameChars, { required: 'Each attachment needs a file name' })
+        // eslint-disable-next-line no-control-regex
+        .overwrite((name) => name.replace(/[\\/\u0000-\u001f]/g, '_')),
+      type: z.string({ error: 'The file type must be a MIME type such as text/plain' }).max(200, 'The file type is too long').nullish(),
+      /** Bytes; computed by the server from the content, so a sent value is only checked. */
+      size: integer('The file size', 0, KNOWLEDGE_LIMITS.attachmentBytes).optional(),
+      /** Text for .txt / .json, a base64 data URL for images; omit to keep a stored attachment. */
+      content: z.string({ error: 'The attachment content must be text or a data URL' }).nullish(),
+      uploadedAt: timestamp('The upload time').optional(),
+    },
+    { error: 'Each attachment must be an object' },
+  )
+  .transform((input, ctx) => {
+    const fail = (code: 'validation_failed' | 'payload_too_large' | 'unsupported_media_type', message: string) => {
+      ctx.addIssue({ code: 'custom', message, params: { code }, input });
+      return z.NEVER;
+    };
+    const { name } = input;
+    const ext = extensionOf(name);
+    const accepted = ATTACHMENT_TYPES[ext];
+    if (!accepted) {
+      const hint = NOT_YET_SUPPORTED_ATTACHMENTS.includes(ext) ? ' (PDF, DOC, DOCX and Excel attachments are not yet supported)' : '';
+      return fail('unsupported_media_type', `"${name}" is not an accepted attachment type: use .txt, .json, .png, .jpg or .jpeg${hint}`);
+    }
+    if (input.type) {
+      const declared = input.type.toLowerCase().split(';')[0].trim();
+      if (declared !== accepted.type && !accepted.aliases.includes(declared)) {
+        return fail('unsupported_media_type', `"${name}" is declared as ${input.type.slice(0, 60)}, which does not match its ${ext} extension`);
+      }
+    }
+    const base = { id: input.id, name, type: accepted.type, kind: accepted.kind, uploadedAt: input.uploadedAt };
+    if (input.content === undefined || input.content === null) {
+      if (!input.id) return fail('validation_failed', `"${name}" has no content`);
+      return { ...base, size: 0, content: undefined };
+    }
+    if (accepted.kind === 'text') {
+      if (input.content.includes('\u0000')) return fail('validation_failed', `"${name}" contains a character that cannot be stored (U+0000, NUL)`);
+      const size = utf8Bytes(input.content);
+      if (size > KNOWLEDGE_LIMITS.attachmentBytes) return fail('payload_too_large', TOO_LARGE(name));
+      return { ...base, size, content: input.content };
+    }
+    const comma = input.content.indexOf(',');
+    const header = comma > 0 ? input.content.slice(0, Math.min(comma, 200)) : '';
+    const match = /^data:([a-z0-9.+/-]+)(?:;[a-z0-9=.+-]+)*;base64$/i.exec(header);
+    if (!match) return fail('validation_failed', `"${name}" must be sent as a base64 data URL`);
+    const dataType = match[1].toLowerCase();
+    if (dataType !== accepted.type && !accepted.aliases.includes(dataType)) {
+      return fail('unsupported_media_type', `"${name}" contains ${dataType}, which does not match its ${ext} extension`);
+    }
+    const payload = input.content.slice(comma + 1).replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload) || payload.length % 4 === 1) return fail('validation_failed', `"${name}" is not valid base64`);
+    const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+    const size = Math.floor((payload.length * 3) / 4) - padding;
+    if (size > KNOWLEDGE_LIMITS.attachmentBytes) return fail('payload_too_large', TOO_LARGE(name));
+    if (!startsWithSignature(payload, accepted.type)) return fail('unsupported_media_type', `"${name}" is not a ${ext.slice(1).toUpperCase()} image`);
+    return { ...base, size, content: `data:${accepted.type};base64,${payload}` };
+  })
+  .meta({ id: 'AttachmentInput' });
+export type AttachmentInput = z.input<typeof AttachmentInputSchema>;
+/** A checked attachment: canonical type, computed size; no content = keep the stored file `id`. */
+export type CheckedAttachment = z.output<typeof AttachmentInputSchema>;
+
+const KNOWLEDGE_VERTICALS = ENABLED_VERTICAL_IDS.join(', ');
+
+/** POST /api/knowledge and PUT /api/knowledge/{id} (the whole item). Unknown fields are ignored. */
+export const KnowledgeItemInputSchema = body(
+  {
+    title: text('Title', KNOWLEDGE_LIMITS.titleChars, { required: true }).overwrite((t) => t.replace(/\s+/g, ' ')),
+    content: z
+      .string({ error: 'Content must be text' })
+      .refine((c) => !c.includes('\u0000'), 'Content contains a character that cannot be stored (U+0000, NUL)')
+      .refine((c) => utf8Bytes(c) <= KNOWLEDGE_LIMITS.contentBytes, codedIssue('payload_too_large', () => 'Content must be at most 1 MB'))
+      .default(''),
+    category: text('Category', KNOWLEDGE_LIMITS.categoryChars).default(''),
+    vertical: z.enum(tupleOf<EnabledVerticalId>(ENABLED_VERTICAL_IDS), {
+      error: (issue) => (issue.input === undefined ? 'Vertical is required' : `Vertical must be one of ${KNOWLEDGE_VERTICALS}`),
+    }),
+    tags: z
+      .array(text('Each tag', KNOWLEDGE_LIMITS.tagChars), { error: 'Tags must be a list of text values' })
+      .max(200, `At most ${KNOWLEDGE_LIMITS.tags} tags are allowed`)
+      .transform((tags) => {
+        const seen = new Set<string>();
+        return tags.filter((tag) => tag !== '' && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()));
+      })
+      .pipe(z.array(z.string()).max(KNOWLEDGE_LIMITS.tags, `At most ${KNOWLEDGE_LIMITS.tags} tags are allowed`))
+      .default([]),
+    attachments: z
+      .array(AttachmentInputSchema, { error: 'Attachments must be a list' })
+      .max(KNOWLEDGE_LIMITS.attachments, `At most ${KNOWLEDGE_LIMITS.attachments} attachments per item`)
+      .default([]),
+  },
+  'Send the knowledge item as a JSON object.',
+).meta({ id: 'KnowledgeItemInput' });
+export type KnowledgeItemInput = z.input<typeof KnowledgeItemInputSchema>;
+export type CheckedKnowledgeItem = z.output<typeof KnowledgeItemInputSchema>;
+
+/** GET /api/knowledge ?vertical&search */
+export const KnowledgeListQuerySchema = z
+  .object({
+    vertical: z
+      .enum(['all', '', ...ENABLED_VERTICAL_IDS], {
+        error: (issue) => (Array.isArray(issue.input) ? 'Give the vertical only once' : `The vertical filter must be all or one of ${KNOWLEDGE_VERTICALS}`),
+      })
+      .optional()
+      .transform((v) => (v === 'all' || v === '' ? undefined : (v as EnabledVerticalId | undefined))),
+    search: z
+      .string({ error: 'Give the search text only once' })
+      .transform((s) => s.slice(0, 500))
+      .optional()
+      .transform((s) => (s?.trim() ? s : undefined)),
+  })
+  .meta({ id: 'KnowledgeListQuery' });
+
+/** An attachment as returned; `content` is left out of list results. */
+export const KnowledgeAttachmentSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    /** MIME type. */
+    type: z.string(),
+    /** Bytes. */
+    size: z.number().int(),
+    /** A data URL for images, the text otherwise; absent in list results. */
+    content: z.string().optional(),
+    uploadedAt: z.string(),
+  })
+  .meta({ id: 'KnowledgeAttachment' });
+export type KnowledgeAttachment = z.infer<typeof KnowledgeAttachmentSchema>;
+
+export const KnowledgeItemSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    content: z.string(),
+    category: z.string(),
+    vertical: z.string(),
+    tags: z.array(z.string()),
+    attachments: z.array(KnowledgeAttachmentSchema),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'KnowledgeItem' });
+export type KnowledgeItem = z.infer<typeof KnowledgeItemSchema>;
+
+export const DeletedSchema = z.object({ id: z.string() }).meta({ id: 'Deleted' });

@@ -1,0 +1,154 @@
+/**
+ * The building blocks of every contract: fields that carry their own messages in the words a
+ * person sees ("Temperature must be between 0 and 1", never a path such as
+ * "llmConfig.temperature"), and the one function that turns a failed parse into the API's
+ * `{code, message}`. The server's validation pipe, the socket gateway and the client's forms all
+ * call `firstProblem`, so a refusal reads the same wherever it is shown.
+ *
+ * Error codes: an issue is reported as `validation_failed` unless its message was declared with
+ * `coded()` (fixed messages) or the check that raised it set `params.code` (messages that quote
+ * the input). Codes map to HTTP statuses in one place on the server (common/app-error.ts).
+ */
+import { z } from 'zod';
+import type { ErrorCode } from './http';
+
+const codeByMessage = new Map<string, ErrorCode>();
+
+/** A fixed message the API reports with `code` instead of `validation_failed`. */
+export function coded(code: ErrorCode, message: string): string {
+  const known = codeByMessage.get(message);
+  if (known !== undefined && known !== code) throw new Error(`"${message}" is declared with two error codes: ${known} and ${code}`);
+  codeByMessage.set(message, code);
+  return message;
+}
+
+/** Options for a refine whose message quotes the input: the issue carries its API code. */
+export function codedIssue(code: ErrorCode, message: (input: unknown) => string) {
+  return { error: (issue: { input?: unknown }) => message(issue.input), params: { code } };
+}
+
+/** What a refused request is told: the code to branch on and one message for people. */
+export interface Problem {
+  code: ErrorCode;
+  message: string;
+  /** Where in the input (for forms that mark a field); never shown as text. */
+  path: PropertyKey[];
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** An option of a union is the one meant when its first problem is not a wrong type. */
+function meantBranch(issue: Issue): Issue | undefined {
+  if (issue.code !== 'invalid_union') return issue;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (first && first.code !== 'invalid_type') return meantBranch({ ...first, path: [...issue.path, ...first.path] } as Issue);
+  }
+  return undefined;
+}
+
+/**
+ * The first problem of a failed parse, in the order of the schema's fields. Only one is reported:
+ * the user fixes it and tries again (as with the hand-written checks this replaced).
+ */
+export function firstProblem(error: z.ZodError): Problem {
+  const raw = error.issues[0];
+  const issue = (raw && meantBranch(raw)) ?? raw;
+  if (!issue) return { code: 'validation_failed', message: 'The request is not valid.', path: [] };
+  const params = (issue as { params?: { code?: ErrorCode } }).params;
+  const code = params?.code ?? codeByMessage.get(issue.message) ?? 'validation_failed';
+  return { code, message: issue.message, path: issue.path };
+}
+
+/** Runs `schema` on `input`: the parsed value, or the first problem. */
+export function check<S extends z.ZodType>(schema: S, input: unknown): { ok: true; value: z.output<S> } | { ok: false; problem: Problem } {
+  const result = schema.safeParse(input);
+  return result.success ? { ok: true, value: result.data } : { ok: false, problem: firstProblem(result.error) };
+}
+
+// --- fields -------------------------------------------------------------------------------------
+
+/** Postgres cannot store U+0000 in text; SQLite can. Refused everywhere so both behave alike. */
+const hasNoNul = (s: string) => !s.includes('\u0000');
+
+export interface TextOptions {
+  /** Required: the message when empty (after trimming); `true` for "<label> is required". */
+  required?: boolean | string;
+  /** Trim surrounding white space before checking (default true). */
+  trim?: boolean;
+}
+
+/** Text of at most `max` characters (after trimming), without NUL characters. */
+export function text(label: string, max: number, options: TextOptions = {}) {
+  let schema = z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? requiredMessage(label, options) : `${label} must be text`) });
+  if (options.trim !== false) schema = schema.trim();
+  schema = schema.max(max, `${label} must be at most ${max.toLocaleString('en-US')} characters`);
+  if (options.required) schema = schema.min(1, requiredMessage(label, options));
+  return schema.refine(hasNoNul, `${label} contains a character that cannot be stored (U+0000, NUL)`);
+}
+
+function requiredMessage(label: string, options: TextOptions): string {
+  return typeof options.required === 'string' ? options.required : `${label} is required`;
+}
+
+/** A whole number from `min` to `max`. */
+export function integer(label: string, min: number, max: number) {
+  const range = `${label} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+  return z.number({ error: `${label} must be a number` }).int(range).min(min, range).max(max, range);
+}
+
+/** A number from `min` to `max` (finite: JSON has no infinities, and NaN is refused). */
+export function decimal(label: string, min: number, max: number) {
+  const range = `${label} must be between ${min} and ${max}`;
+  return z.number({ error: `${label} must be a number` }).min(min, range).max(max, range);
+}
+
+export function flag(label: string) {
+  return z.boolean({ error: `${label} must be true or false` });
+}
+
+/** One of `values`; anything else gets `message`. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T, message: string) {
+  return z.enum(values, { error: message });
+}
+
+/**
+ * Dates the API accepts: from 2000-01-01 to 2099-12-31 (UTC). Earlier or later values are typing
+ * mistakes or attacks, and beyond ±8.64e15 ms JavaScript cannot even print them.
+ */
+export const EARLIEST_DATE_MS = Date.UTC(2000, 0, 1);
+export const LATEST_DATE_MS = Date.UTC(2100, 0, 1) - 1;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A moment sent as epoch milliseconds or an ISO 8601 date-time; parsed to epoch milliseconds. */
+export function timestamp(label: string) {
+  const range = `${label} must be a date between 2000 and 2099`;
+  const inRange = (ms: number) => ms >= EARLIEST_DATE_MS && ms <= LATEST_DATE_MS;
+  return z
+    .union(
+      [
+        z.number().int(range).min(EARLIEST_DATE_MS, range).max(LATEST_DATE_MS, range),
+        z
+          .string()
+          .max(40, `${label} must be a date`)
+          .regex(ISO_DATE_TIME, `${label} must be a date such as 2025-01-31T12:00:00Z`)
+          .refine((s) => inRange(Date.parse(s)), range),
+      ],
+      { error: `${label} must be a date` },
+    )
+    .transform((value) => (typeof value === 'number' ? value : Date.parse(value)))
+    .meta({ description: `${label}: epoch milliseconds or an ISO 8601 date-time, from 2000-01-01 to 2099-12-31 (UTC).` });
+}
+
+/** An ISO 8601 date-time in a response. */
+export const isoDateTime = z.iso.datetime({ offset: true });
+
+/** A JSON object body; `message` when the body is something else (a list, a string, nothing). */
+export function body<T extends z.core.$ZodLooseShape>(shape: T, message = 'Send the request as a JSON object.') {
+  return z.object(shape, { error: message });
+}
+
+/** An optional value that may also be sent as null (treated as absent). */
+export function optional<S extends z.ZodType>(schema: S) {
+  return schema.nullish().transform((v) => v ?? undefined);
+}
