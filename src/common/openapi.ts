@@ -42,7 +42,9 @@ function componentSchemas(): Record<string, JsonSchema> {
     for (const match of JSON.stringify(inputs[id]).matchAll(/"\$ref":"#\/components\/schemas\/([^"/]+)"/g)) pending.push(match[1]);
   }
   for (const schema of Object.values(result)) {
+    // zod names each component with $id = its reference; the document is its base instead.
     delete schema.$schema;
+    delete schema.$id;
     delete schema.id;
   }
   return result;
@@ -67,9 +69,10 @@ function socketEventsText(): string {
       ...Object.entries(events.clientToServer).map(([name, e]) => [name, 'client → server', e] as [string, string, { payload: z.ZodType; about: string; ack?: z.ZodType }]),
       ...Object.entries(events.serverToClient).map(([name, e]) => [name, 'server → client', e] as [string, string, { payload: z.ZodType; about: string }]),
     ];
+    const block = (schema: z.ZodType) => ['  ```json', ...JSON.stringify(jsonSchemaOf(schema), null, 2).split('\n').map((line) => `  ${line}`), '  ```'];
     for (const [name, direction, event] of all) {
-      lines.push('', `- **\`${name}\`** (${direction}): ${event.about}`, '', '  ```json', `  ${JSON.stringify(jsonSchemaOf(event.payload))}`, '  ```');
-      if (event.ack) lines.push('', '  Acknowledgement:', '', '  ```json', `  ${JSON.stringify(jsonSchemaOf(event.ack))}`, '  ```');
+      lines.push('', `- **\`${name}\`** (${direction}): ${event.about}`, '', ...block(event.payload));
+      if (event.ack) lines.push('', '  Acknowledgement:', '', ...block(event.ack));
     }
   }
   return lines.join('\n');
@@ -95,6 +98,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: true });
   document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...componentSchemas() } as never };
+  // Routes under the document's session requirement answer 401 without a valid session.
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as Array<{ security?: unknown[]; responses?: Record<string, unknown> }>) {
+      if (typeof operation !== 'object' || !operation?.responses) continue;
+      const isPublic = Array.isArray(operation.security) && operation.security.some((r) => Object.keys(r as object).length === 0);
+      if (!isPublic) operation.responses['401'] ??= { description: 'No valid admin session.', content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}ErrorEnvelope` } } } };
+    }
+  }
   return document;
 }
 

@@ -1,0 +1,172 @@
+import { applySettingsUpdate, DEFAULT_GLOBAL_SETTINGS } from '../../agents/global-settings';
+import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from './config';
+import { AttachmentInputSchema, KnowledgeItemInputSchema, utf8Bytes } from './knowledge';
+import { check, coded, firstProblem } from './rules';
+import { InteractRequestSchema } from './chat';
+import { EmailRequestSchema, VerifyOtpSchema } from './auth';
+import { AnalyticsWindowQuerySchema } from './analytics';
+
+const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+function problem(schema: Parameters<typeof check>[0], input: unknown) {
+  const result = check(schema, input);
+  if (result.ok) throw new Error(`expected ${JSON.stringify(input).slice(0, 80)} to be refused`);
+  return result.problem;
+}
+
+describe('agent contracts', () => {
+  it('keeps the stored key for an absent, empty or masked apiKey, and removes it for null', () => {
+    const key = (apiKey: unknown) => AgentUpdateSchema.parse({ llmConfig: { apiKey } }).llmConfig?.apiKey;
+    expect(AgentUpdateSchema.parse({ llmConfig: {} }).llmConfig?.apiKey).toBeUndefined();
+    expect(key('')).toBeUndefined();
+    expect(key('sk-...abcd')).toBeUndefined();
+    expect(key('****')).toBeUndefined();
+    expect(key(null)).toBeNull();
+    expect(key(' sk-new-1234567890 ')).toBe('sk-new-1234567890');
+  });
+
+  it.each([
+    [{ llmConfig: { temperature: 5 } }, 'validation_failed', 'Temperature must be between 0 and 1'],
+    [{ llmConfig: { temperature: -0.1 } }, 'validation_failed', 'Temperature must be between 0 and 1'],
+    [{ llmConfig: { maxTokens: -1 } }, 'validation_failed', 'Max Tokens must be a whole number from 1 to 200,000'],
+    [{ llmConfig: { maxTokens: 1.5 } }, 'validation_failed', 'Max Tokens must be a whole number from 1 to 200,000'],
+    [{ llmConfig: { maxTokens: 9007199254740993 } }, 'validation_failed', 'Max Tokens must be a whole number from 1 to 200,000'],
+    [{ llmConfig: { provider: 'skynet' } }, 'validation_failed', 'Provider must be one of openai, anthropic, azure, openai-compatible, local'],
+    [{ vertical: 'astrology' }, 'unknown_vertical', 'Vertical must be one of universal, customer-service, hr, legal, sales'],
+    [{ vertical: 'future' }, 'unknown_vertical', 'Vertical must be one of universal, customer-service, hr, legal, sales'],
+    [{ agentId: 'Not A Slug' }, 'validation_failed', 'Agent id must be a slug: lower-case letters and digits separated by single hyphens (such as billing-agent)'],
+    [{ timeout: 50 }, 'validation_failed', 'Timeout (ms) must be a whole number from 100 to 3,600,000'],
+    [{ timeout: -1e20 }, 'validation_failed', 'Timeout (ms) must be a whole number from 100 to 3,600,000'],
+    [{ llmConfig: { endpoint: 'ftp://x' } }, 'validation_failed', 'Endpoint must be an http or https URL'],
+    [{ colour: 'blue' }, 'validation_failed', 'Nothing to change: send at least one agent setting.'],
+  ])('refuses the update %j with %s: "%s"', (body, code, message) => {
+    expect(problem(AgentUpdateSchema, body)).toMatchObject({ code, message });
+  });
+
+  it('a new agent needs a name, a vertical and a provider, in words a person reads', () => {
+    expect(problem(AgentCreateSchema, { vertical: 'hr', llmConfig: { provider: 'openai' } }).message).toBe('Agent Name is required');
+    expect(problem(AgentCreateSchema, { agentName: 'X', llmConfig: { provider: 'openai' } }).message).toBe('Vertical is required');
+    expect(problem(AgentCreateSchema, { agentName: 'X', vertical: 'hr' }).message).toBe('Provider is required');
+    expect(problem(AgentCreateSchema, { agentName: 'X', vertical: 'hr', llmConfig: {} }).message).toBe('Provider is required');
+  });
+
+  it('a key test names a provider or an agent', () => {
+    expect(problem(KeyTestRequestSchema, { apiKey: 'sk-x' }).message).toBe('Name a provider (or the agent whose key to test).');
+    expect(KeyTestRequestSchema.parse({ provider: 'openai', apiKey: 'sk-...abcd', model: '' })).toEqual({ provider: 'openai' });
+  });
+});
+
+describe('global settings contract', () => {
+  it('merges a checked partial update', () => {
+    const update = GlobalSettingsUpdateSchema.parse({ verticals: { hr: false }, enableAnalytics: false, theme: 'dark' });
+    const next = applySettingsUpdate(DEFAULT_GLOBAL_SETTINGS, update);
+    expect(next.verticals).toEqual({ 'customer-service': true, hr: false, legal: true, sales: true });
+    expect(next.enableAnalytics).toBe(false);
+    expect(next.maxResponseLength).toBe(500);
+  });
+
+  it.each([
+    [{ responseTemperature: 5 }, 'validation_failed', 'Response Temperature must be between 0 and 1'],
+    [{ maxResponseLength: 8640000000000001 }, 'validation_failed', 'Max Response Length must be a whole number from 1 to 200,000'],
+    [{ verticals: { future: true } }, 'unknown_vertical', 'More Services cannot be switched on yet.'],
+    [{ verticals: { astrology: true } }, 'unknown_vertical', 'Unknown vertical. Choose one of customer-service, hr, legal, sales.'],
+    [{ verticals: { hr: 'no' } }, 'validation_failed', 'Each vertical switch must be true or false'],
+    [{ defaultLanguage: 'xx' }, 'unknown_language', 'Default Language must be one of en, es, fr, de, zh, ja, ko, hi, pt, it, ar'],
+    [{ theme: 'dark' }, 'validation_failed', 'Nothing to change: send at least one setting.'],
+  ])('refuses %j with %s: "%s"', (body, code, message) => {
+    expect(problem(GlobalSettingsUpdateSchema, body)).toMatchObject({ code, message });
+  });
+});
+
+describe('knowledge contract', () => {
+  it('normalises an item: trimmed title with single spaces, tags trimmed and deduplicated, defaults filled', () => {
+    expect(KnowledgeItemInputSchema.parse({ title: '  Parking \n at  the office ', vertical: 'hr', tags: [' parking ', 'office', 'PARKING', ''], id: 'x', createdAt: 1 })).toEqual({
+      title: 'Parking at the office',
+      content: '',
+      category: '',
+      vertical: 'hr',
+      tags: ['parking', 'office'],
+      attachments: [],
+    });
+  });
+
+  it.each([8640000000000001, 9007199254740993, -1e20, 946684799999, 4102444800000, '+275760-09-13T00:00:00.001Z', '1999-12-31T23:59:59Z', 'yesterday'])(
+    'refuses the upload time %p',
+    (uploadedAt) => {
+      expect(problem(AttachmentInputSchema, { name: 'a.txt', content: 'x', uploadedAt }).path).toEqual(['uploadedAt']);
+    },
+  );
+
+  it('accepts upload times as epoch ms or ISO text within 2000-2099', () => {
+    expect(AttachmentInputSchema.parse({ name: 'a.txt', content: 'x', uploadedAt: '2024-02-29T10:00:00.000Z' }).uploadedAt).toBe(Date.UTC(2024, 1, 29, 10));
+    expect(AttachmentInputSchema.parse({ name: 'a.txt', content: 'x', uploadedAt: 946684800000 }).uploadedAt).toBe(946684800000);
+  });
+
+  it.each([
+    [{ name: 'manual.pdf', content: 'x' }, 'unsupported_media_type'],
+    [{ name: 'photo.png', type: 'image/gif', content: PNG_1x1 }, 'unsupported_media_type'],
+    [{ name: 'photo.png', content: 'data:image/png;base64,aGVsbG8gd29ybGQ=' }, 'unsupported_media_type'],
+    [{ name: 'photo.jpg', content: 'not base64 at all' }, 'validation_failed'],
+    [{ name: 'notes.txt', content: 'a'.repeat(10 * 1024 * 1024 + 1) }, 'payload_too_large'],
+    [{ name: 'notes.txt' }, 'validation_failed'],
+    [{ name: '', content: 'x' }, 'validation_failed'],
+  ])('refuses the attachment %#', (attachment, code) => {
+    expect(problem(AttachmentInputSchema, attachment).code).toBe(code);
+  });
+
+  it('checks an image by its decoded size and signature and returns its canonical type', () => {
+    expect(AttachmentInputSchema.parse({ name: 'Diagram.PNG', type: 'image/png', content: PNG_1x1 })).toMatchObject({ type: 'image/png', kind: 'image', size: 70, content: PNG_1x1 });
+  });
+
+  it('counts content in UTF-8 bytes', () => {
+    expect(utf8Bytes('aé€😀')).toBe(1 + 2 + 3 + 4);
+    expect(problem(KnowledgeItemInputSchema, { title: 'x', vertical: 'hr', content: 'é'.repeat(512 * 1024 + 1) })).toMatchObject({ code: 'payload_too_large', message: 'Content must be at most 1 MB' });
+  });
+
+  it("says 'Title is required', the message the editor shows for a blank title", () => {
+    expect(problem(KnowledgeItemInputSchema, { title: '  ', vertical: 'hr' })).toMatchObject({ code: 'validation_failed', message: 'Title is required', path: ['title'] });
+  });
+});
+
+describe('chat, auth and query contracts', () => {
+  it('reports the first problem in field order, with the code of its message', () => {
+    expect(problem(InteractRequestSchema, {})).toMatchObject({ code: 'query_empty', path: ['query'] });
+    expect(problem(InteractRequestSchema, { query: 'x'.repeat(4001), vertical: 'nope' })).toMatchObject({ code: 'query_too_long' });
+    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'legal', jurisdiction: 'UK', subJurisdiction: 'Wales' })).toMatchObject({
+      code: 'unknown_jurisdiction',
+      message: 'Wales is not a region of United Kingdom.',
+    });
+  });
+
+  it('never names an internal path in a message', () => {
+    const inputs = [{ context: { skipTranslation: 'yes' } }, { conversationHistory: [{ type: 'user', content: 5 }] }, { llmConfig: { temperature: 'hot' } }];
+    for (const input of inputs) {
+      for (const schema of [InteractRequestSchema, AgentUpdateSchema]) {
+        const result = schema.safeParse({ query: 'Hi', vertical: 'hr', ...input });
+        if (!result.success) expect(firstProblem(result.error).message).not.toMatch(/[a-z]+\.[a-z]+|\[\d+\]|llmConfig|conversationHistory/);
+      }
+    }
+  });
+
+  it("uses the spec's sign-in messages", () => {
+    expect(problem(EmailRequestSchema, {}).message).toBe('Email is required');
+    expect(problem(EmailRequestSchema, { email: '   ' }).message).toBe('Email is required');
+    expect(problem(EmailRequestSchema, { email: 'no-at-sign' }).message).toBe('Enter a valid email address');
+    expect(problem(VerifyOtpSchema, { email: 'a@b.c', otp: '' }).message).toBe('Verification code is required');
+    expect(problem(VerifyOtpSchema, { email: 'a@b.c', otp: '12ab56' }).message).toBe('Enter all 6 digits of the code');
+    expect(EmailRequestSchema.parse({ email: ' Admin@Example.COM ' })).toEqual({ email: 'admin@example.com' });
+  });
+
+  it('reads the analytics window from the query string, refusing a repeated or unknown one', () => {
+    expect(AnalyticsWindowQuerySchema.parse({})).toEqual({ hours: 24 });
+    expect(AnalyticsWindowQuerySchema.parse({ hours: '168' })).toEqual({ hours: 168 });
+    expect(problem(AnalyticsWindowQuerySchema, { hours: ['1', '24'] }).message).toBe('Give the time range (hours) only once');
+    expect(problem(AnalyticsWindowQuerySchema, { hours: '48' }).message).toBe('The time range (hours) must be one of 1, 24, 168, 720');
+  });
+
+  it('refuses to give one message two codes', () => {
+    expect(coded('conflict', 'A message only this test uses')).toBe('A message only this test uses');
+    expect(() => coded('conflict', 'A message only this test uses')).not.toThrow();
+    expect(() => coded('not_found', 'A message only this test uses')).toThrow(/two error codes/);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * Property-based: for every write endpoint and every socket event, 500 generated bodies that the
+ * contract refuses (random JSON, and valid bodies with one field replaced by a hostile value:
+ * huge or fractional numbers, NUL characters, long text, wrong types, nested junk). Every answer
+ * must be a 4xx error envelope (never a 5xx), and no row may be written.
+ */
+import fc from 'fast-check';
+import request from 'supertest';
+import type { z } from 'zod';
+import { EmailRequestSchema, PasswordLoginSchema, VerifyOtpSchema } from '../src/shared/contracts/auth';
+import { FeedbackRequestSchema } from '../src/shared/contracts/analytics';
+import { InteractRequestSchema } from '../src/shared/contracts/chat';
+import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from '../src/shared/contracts/config';
+import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
+import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatSendAck } from '../src/shared/contracts/socket';
+import { statusForCode } from '../src/common/app-error';
+import { isErrorCode } from '../src/shared/contracts/http';
+import { adminAgent, AdminAgent } from './support/admin-session';
+import { dbSnapshot } from './support/db-snapshot';
+import { ClientSocket, connectClient, startTestApp, TestApp } from './support/test-app';
+
+const BODIES_PER_TARGET = 500;
+const SEED = 20261123;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Values that have broken servers before: out-of-range dates, unsafe integers, NUL, long text. */
+const hostile: fc.Arbitrary<Json> = fc.oneof(
+  fc.constantFrom<Json>(8640000000000001, 9007199254740993, -1e20, 1e308, -0, 0.5, -1, 2 ** 31, '', ' ', '\u0000', 'a\u0000b', '8640000000000001', '+275760-09-13T00:00:00.001Z', 'NaN', [], {}, [null], true, null),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constant('x'.repeat(5000)),
+  fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
+);
+
+/** Every path to a value inside `value` (objects and arrays), the root included. */
+function pathsOf(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
+  const paths = [prefix];
+  if (Array.isArray(value)) value.forEach((v, i) => paths.push(...pathsOf(v, [...prefix, i])));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) paths.push(...pathsOf(v, [...prefix, k]));
+  return paths;
+}
+
+function replaced(value: Json, path: (string | number)[], by: Json | undefined): Json {
+  if (path.length === 0) return by === undefined ? null : by;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, Json>;
+  const [head, ...rest] = path;
+  if (rest.length === 0 && by === undefined) delete copy[head];
+  else copy[head] = replaced(copy[head], rest, by);
+  return copy as Json;
+}
+
+/** Bodies the schema refuses: one field of a valid body replaced or removed, an extra hostile field, or random JSON. */
+function invalidBodies(valid: Json, schema: z.ZodType): Json[] {
+  const paths = pathsOf(valid);
+  const mutated = fc.tuple(fc.constantFrom(...paths), fc.option(hostile, { nil: undefined, freq: 6 })).map(([path, by]) => replaced(valid, path, by));
+  const twice = fc.tuple(mutated, fc.constantFrom(...paths), hostile).map(([body, path, by]) => replaced(body, path, by));
+  const arbitrary = fc.oneof({ weight: 5, arbitrary: mutated }, { weight: 2, arbitrary: twice }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json> });
+  // What the server receives is the JSON text: refused means refused after a round trip.
+  const refused = arbitrary.map((body) => JSON.parse(JSON.stringify(body)) as Json).filter((body) => !schema.safeParse(body).success);
+  return fc.sample(refused, { numRuns: BODIES_PER_TARGET, seed: SEED });
+}
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
+}
+
+describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing', () => {
+  let t: TestApp;
+  let admin: AdminAgent;
+  let itemId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ seedSampleKnowledge: false, signInIpLimit: 100_000 });
+    admin = await adminAgent(t);
+    itemId = (await admin.post('/api/knowledge').send({ title: 'Returns', content: 'Thirty days.', vertical: 'customer-service' }).expect(201)).body.data.id;
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  const ITEM: Json = {
+    title: 'Warranty',
+    content: 'Two years.',
+    category: 'Products',
+    vertical: 'customer-service',
+    tags: ['warranty'],
+    attachments: [
+      { name: 'receipt.txt', type: 'text/plain', size: 17, content: 'Keep the receipt.', uploadedAt: '2025-01-01T00:00:00Z' },
+      { name: 'photo.png', type: 'image/png', content: PNG, uploadedAt: 1735689600000 },
+    ],
+  };
+  const AGENT: Json = {
+    agentId: 'fuzz-agent',
+    agentName: 'Fuzz',
+    vertical: 'hr',
+    enabled: true,
+    systemPrompt: 'Be brief.',
+    timeout: 30000,
+    llmConfig: { provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-test-1234567890', temperature: 0.5, maxTokens: 1000, endpoint: null, baseUrl: 'https://example.com/v1', apiVersion: null },
+  };
+  const CHAT: Json = {
+    query: 'Can I break my lease?',
+    vertical: 'legal',
+    userId: 'demo-user',
+    conversationHistory: [{ type: 'user', content: 'Hello', timestamp: '2025-01-01T00:00:00Z' }, { type: 'agent', content: 'Hi!' }],
+    preferredLanguage: 'English',
+    detectedLanguage: 'en',
+    jurisdiction: 'US',
+    subJurisdiction: 'California',
+    context: { preferredLanguage: 'English', skipTranslation: true, jurisdictionName: 'United States', legalSystem: 'Common Law' },
+  };
+
+  const targets: Array<{ name: string; method: 'post' | 'put'; path: () => string; schema: z.ZodType; valid: Json; asAdmin: boolean }> = [
+    { name: 'POST /interact', method: 'post', path: () => '/interact', schema: InteractRequestSchema, valid: CHAT, asAdmin: false },
+    { name: 'POST /api/knowledge', method: 'post', path: () => '/api/knowledge', schema: KnowledgeItemInputSchema, valid: ITEM, asAdmin: true },
+    { name: 'PUT /api/knowledge/{id}', method: 'put', path: () => `/api/knowledge/${itemId}`, schema: KnowledgeItemInputSchema, valid: ITEM, asAdmin: true },
+    { name: 'POST /api/config/agents', method: 'post', path: () => '/api/config/agents', schema: AgentCreateSchema, valid: AGENT, asAdmin: true },
+    { name: 'PUT /api/config/agents/{id}', method: 'put', path: () => '/api/config/agents/hr-agent', schema: AgentUpdateSchema, valid: AGENT, asAdmin: true },
+    {
+      name: 'PUT /api/config/global',
+      method: 'put',
+      path: () => '/api/config/global',
+      schema: GlobalSettingsUpdateSchema,
+      valid: { responseTemperature: 0.7, maxResponseLength: 500, defaultLanguage: 'en', verticals: { hr: true, legal: true }, enableAnalytics: true, debugMode: false },
+      asAdmin: true,
+    },
+    { name: 'POST /api/config/test-api-key', method: 'post', path: () => '/api/config/test-api-key', schema: KeyTestRequestSchema, valid: { provider: 'openai', apiKey: 'sk-test', model: 'gpt-4o-mini', baseUrl: 'https://example.com/v1' }, asAdmin: true },
+    { name: 'POST /api/auth/check-methods', method: 'post', path: () => '/api/auth/check-methods', schema: EmailRequestSchema, valid: { email: 'test-admin@example.com' }, asAdmin: false },
+    { name: 'POST /api/auth/request-otp', method: 'post', path: () => '/api/auth/request-otp', schema: EmailRequestSchema, valid: { email: 'test-admin@example.com' }, asAdmin: false },
+    { name: 'POST /api/auth/login-password', method: 'post', path: () => '/api/auth/login-password', schema: PasswordLoginSchema, valid: { email: 'test-admin@example.com', password: 'correct horse battery staple' }, asAdmin: false },
+    { name: 'POST /api/auth/verify-otp', method: 'post', path: () => '/api/auth/verify-otp', schema: VerifyOtpSchema, valid: { email: 'test-admin@example.com', otp: '123456' }, asAdmin: false },
+    { name: 'POST /api/feedback', method: 'post', path: () => '/api/feedback', schema: FeedbackRequestSchema, valid: { replyId: '00000000-0000-4000-8000-000000000000', vote: 'up' }, asAdmin: false },
+  ];
+
+  it.each(targets.map((target) => [target.name, target]))('%s', async (_name, target) => {
+    const bodies = invalidBodies(target.valid, target.schema);
+    expect(bodies).toHaveLength(BODIES_PER_TARGET);
+    const before = await dbSnapshot(t);
+    const wrong: unknown[] = [];
+    await eachLimited(bodies, 6, async (body) => {
+      const client = target.asAdmin ? admin : request(t.url);
+      const res = await client[target.method](target.path()).set('Content-Type', 'application/json').send(JSON.stringify(body));
+      const envelope = res.body as { success?: unknown; error?: { code?: unknown; message?: unknown }; requestId?: unknown };
+      const ok =
+        res.status >= 400 &&
+        res.status < 500 &&
+        envelope.success === false &&
+        typeof envelope.error?.code === 'string' &&
+        typeof envelope.error?.message === 'string' &&
+        envelope.error.message.length > 0 &&
+        typeof envelope.requestId === 'string';
+      if (!ok) wrong.push({ body: JSON.stringify(body).slice(0, 300), status: res.status, answer: JSON.stringify(res.body).slice(0, 300) });
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(await dbSnapshot(t)).toBe(before);
+    // The server is still well.
+    await admin.get('/api/knowledge').expect(200);
+  }, 120_000);
+
+  describe('socket events', () => {
+    let socket: ClientSocket;
+
+    beforeAll(async () => {
+      socket = await connectClient(t.url);
+    });
+
+    afterAll(() => {
+      socket?.close();
+    });
+
+    it('chat:send: every refused payload is acknowledged {accepted:false, error} with a 4xx code', async () => {
+      const payloads = invalidBodies({ ...(CHAT as object), requestId: 'fuzz-1' }, ChatSendPayloadSchema);
+      expect(payloads).toHaveLength(BODIES_PER_TARGET);
+      const before = await dbSnapshot(t);
+      const wrong: unknown[] = [];
+      for (const payload of payloads) {
+        const ack = await new Promise<ChatSendAck>((resolve) => socket.emit('chat:send', payload as never, resolve));
+        const status = ack.accepted === false && isErrorCode(ack.error.code) ? statusForCode(ack.error.code) : 0;
+        const ok = ack.accepted === false && status >= 400 && status < 500 && typeof ack.error.message === 'string' && ack.error.message.length > 0;
+        if (!ok) wrong.push({ payload: JSON.stringify(payload).slice(0, 300), ack });
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+      expect(await dbSnapshot(t)).toBe(before);
+      expect(socket.connected).toBe(true);
+    }, 120_000);
+
+    it('chat:cancel: refused payloads stop nothing and leave the socket working', async () => {
+      const payloads = invalidBodies({ requestId: 'fuzz-2' }, ChatCancelPayloadSchema);
+      expect(payloads).toHaveLength(BODIES_PER_TARGET);
+      const before = await dbSnapshot(t);
+      for (const payload of payloads) socket.emit('chat:cancel', payload as never);
+      // The socket still answers (a round trip after every cancel was handled), and nothing was written.
+      const ack = await new Promise<ChatSendAck>((resolve) => socket.emit('chat:send', { requestId: 'after-cancels', query: '', vertical: 'hr' }, resolve));
+      expect(ack).toMatchObject({ accepted: false, error: { code: 'query_empty' } });
+      expect(socket.connected).toBe(true);
+      expect(await dbSnapshot(t)).toBe(before);
+    }, 60_000);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The OpenAPI document: public, a valid OpenAPI 3.1 document (checked by a validator library),
+ * and complete: every route the running app maps is in it, with the request schema of each body
+ * and query it reads and the schema of its success answer.
+ */
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import request from 'supertest';
+import { SOCKET_EVENTS } from '../src/shared/contracts/socket';
+import { startTestApp, TestApp } from './support/test-app';
+
+type Doc = {
+  openapi: string;
+  info: { description: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, Record<string, unknown>> };
+  security?: Array<Record<string, string[]>>;
+};
+type Operation = {
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  parameters?: Array<{ in: string; name: string; schema?: unknown }>;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  security?: Array<Record<string, string[]>>;
+};
+
+/** Routes as Express has them (what the app really answers), minus the docs' own. */
+function expressRoutes(t: TestApp): string[] {
+  const router = (t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }).router;
+  return router.stack
+    .filter((layer) => layer.route && !layer.route.path.startsWith('/api/docs') && layer.route.path !== '/api/openapi.json')
+    .flatMap((layer) => Object.keys(layer.route!.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${layer.route!.path}`))
+    .sort();
+}
+
+interface MappedRoute {
+  key: string;
+  reads: { body: boolean; query: boolean };
+}
+
+/** Routes as Nest maps them, from the controllers' metadata, with the parameters each handler reads. */
+function nestRoutes(t: TestApp): MappedRoute[] {
+  const routes: MappedRoute[] = [];
+  for (const module of t.app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as { prototype: Record<string, unknown> } & (new (...args: never[]) => unknown);
+      const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = controller.prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const route = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler))].map((p) => p.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
+        const args = Object.keys(Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}).map((key) => Number(key.split(':')[0]));
+        routes.push({ key: `${method} ${route}`, reads: { body: args.includes(RouteParamtypes.BODY), query: args.includes(RouteParamtypes.QUERY) } });
+      }
+    }
+  }
+  return routes.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+function resolve(doc: Doc, ref: string): unknown {
+  if (!ref.startsWith('#/')) throw new Error(`external reference ${ref}`);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+}
+
+/** The schema itself, following a $ref. */
+function schemaOf(doc: Doc, schema: unknown): Record<string, unknown> | undefined {
+  const s = schema as Record<string, unknown> | undefined;
+  if (s && typeof s.$ref === 'string') return resolve(doc, s.$ref) as Record<string, unknown> | undefined;
+  return s;
+}
+
+function allRefs(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => allRefs(n, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else allRefs(value, found);
+    }
+  }
+  return found;
+}
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Doc;
+
+  beforeAll(async () => {
+    t = await startTestApp({ seedSampleKnowledge: false });
+    // Public: no session cookie.
+    const res = await request(t.url).get('/api/openapi.json').expect(200).expect('Content-Type', /application\/json/);
+    doc = res.body as Doc;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is a valid OpenAPI 3.1 document', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const output = execFileSync(process.execPath, [path.join(__dirname, 'support', 'validate-openapi.mjs')], { input: JSON.stringify(doc), encoding: 'utf8' });
+    expect(JSON.parse(output)).toEqual({ version: '3.1', valid: true });
+  });
+
+  it('the validator refuses a broken document (so the check above means something)', () => {
+    const broken = { ...doc, paths: { '/interact': { post: { responses: 'none' } } } };
+    const output = execFileSync(process.execPath, [path.join(__dirname, 'support', 'validate-openapi.mjs')], { input: JSON.stringify(broken), encoding: 'utf8' });
+    expect(JSON.parse(output).valid).toBe(false);
+  });
+
+  it('lists every route the app maps, each with its request and response schemas', () => {
+    const mapped = nestRoutes(t);
+    // The controllers' routes are exactly the routes Express serves (nothing registered elsewhere is missed).
+    expect(mapped.map((r) => r.key)).toEqual(expressRoutes(t));
+    expect(mapped.length).toBeGreaterThanOrEqual(30);
+    for (const route of mapped) {
+      const [method, nestPath] = route.key.split(' ');
+      const openApiPath = nestPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const operation = doc.paths[openApiPath]?.[method.toLowerCase()];
+      expect({ route: route.key, documented: operation !== undefined }).toEqual({ route: route.key, documented: true });
+      const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+      expect({ route: route.key, successes: success.length }).toEqual({ route: route.key, successes: 1 });
+      const contents = Object.values(success[0][1].content ?? {});
+      expect({ route: route.key, hasContent: contents.length > 0 }).toEqual({ route: route.key, hasContent: true });
+      for (const content of contents) expect({ route: route.key, schema: schemaOf(doc, content.schema) !== undefined }).toEqual({ route: route.key, schema: true });
+      if (route.reads.body) {
+        const body = schemaOf(doc, operation.requestBody?.content['application/json']?.schema);
+        expect({ route: route.key, bodySchema: body?.type }).toEqual({ route: route.key, bodySchema: 'object' });
+      } else {
+        expect({ route: route.key, requestBody: operation.requestBody }).toEqual({ route: route.key, requestBody: undefined });
+      }
+      const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
+      expect({ route: route.key, query: query.length > 0 }).toEqual({ route: route.key, query: route.reads.query });
+      for (const parameter of query) expect({ route: route.key, parameter: parameter.name, schema: schemaOf(doc, parameter.schema) !== undefined }).toEqual({ route: route.key, parameter: parameter.name, schema: true });
+      for (const parameter of (operation.parameters ?? []).filter((p) => p.in === 'path')) expect(nestPath).toContain(`:${parameter.name}`);
+    }
+  });
+
+  it('resolves every reference inside the document', () => {
+    const refs = allRefs(doc);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) expect({ ref, resolved: resolve(doc, ref) !== undefined }).toEqual({ ref, resolved: true });
+  });
+
+  it('describes /interact as JSON and as a server-sent event stream with its event names and payloads', () => {
+    const ok = doc.paths['/interact'].post.responses['200'].content!;
+    expect(schemaOf(doc, ok['application/json'].schema)).toMatchObject({ properties: { data: { $ref: '#/components/schemas/ReplyData' } } });
+    const events = schemaOf(doc, ok['text/event-stream'].schema)!;
+    const names = (events.oneOf as Array<{ properties: { event: { const: string } } }>).map((e) => e.properties.event.const);
+    expect(names).toEqual(['chat:delta', 'chat:done', 'chat:error']);
+    expect(JSON.stringify(events)).toContain('#/components/schemas/ReplyData');
+    expect(schemaOf(doc, doc.paths['/interact'].post.requestBody!.content['application/json'].schema)).toMatchObject({ required: expect.arrayContaining(['query', 'vertical']) });
+  });
+
+  it('names the session cookie as the security scheme, required except on public routes', () => {
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sa_admin_session' });
+    expect(doc.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/knowledge'].get.security).toBeUndefined();
+    expect(doc.paths['/api/knowledge'].get.responses['401']).toBeDefined();
+    for (const [p, method] of [['/interact', 'post'], ['/health', 'get'], ['/api/auth/check-methods', 'post'], ['/api/feedback', 'post'], ['/api/public/settings', 'get']]) {
+      expect({ p, security: doc.paths[p][method].security }).toEqual({ p, security: [{}] });
+    }
+  });
+
+  it('describes the error envelope, and refusals point to it', () => {
+    expect(doc.components.schemas.ErrorEnvelope).toMatchObject({ required: ['success', 'error', 'requestId'], properties: { success: { const: false } } });
+    expect(doc.paths['/api/knowledge'].post.responses['400'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(doc.components.schemas.AttachmentInput).toMatchObject({ properties: { uploadedAt: expect.anything() } });
+  });
+
+  it('describes every Socket.IO event of both namespaces, with its payload', () => {
+    const text = doc.info.description;
+    for (const [namespace, events] of Object.entries(SOCKET_EVENTS)) {
+      expect(text).toContain(`Namespace \`${namespace}\``);
+      for (const name of [...Object.keys(events.clientToServer), ...Object.keys(events.serverToClient)]) expect(text).toContain(`**\`${name}\`**`);
+    }
+    expect(text).toContain('"requestId"');
+  });
+});
