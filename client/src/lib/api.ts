@@ -1,9 +1,13 @@
 /**
  * The HTTP client: same-origin JSON calls with cookies (credentials: 'include'), unwrapping the
  * `{success, data}` envelope and turning `{success:false, error}` into an ApiError that carries
- * the server's message and code.
+ * the server's message and code. A call given its request `contract` (the zod schema the server
+ * validates that body with) checks the body first: a refusal is the same ApiError (400, the same
+ * code and message) the server would answer, without the round trip.
  */
 import type { ErrorEnvelope } from '@shared/contracts/http';
+import { check } from '@shared/contracts/rules';
+import type { z } from 'zod';
 
 export class ApiError extends Error {
   constructor(
@@ -22,6 +26,16 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal;
+  /** The body's contract; checked before sending. */
+  contract?: z.ZodType;
+}
+
+/** A body refused by its contract, as the server would refuse it. */
+export function contractError(contract: z.ZodType, body: unknown): ApiError | undefined {
+  const result = check(contract, body);
+  if (result.ok) return undefined;
+  const { code, message } = result.problem;
+  return new ApiError(message, 400, code, { success: false, error: { code, message } });
 }
 
 export function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -34,6 +48,8 @@ export function buildUrl(path: string, query?: RequestOptions['query']): string 
 
 /** Calls the API and returns the whole parsed body (callers read `data`, `user`, `message`). */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const refused = options.contract && contractError(options.contract, options.body);
+  if (refused) throw refused;
   const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? 'GET',
     credentials: 'include',

@@ -2,6 +2,8 @@
  * Every text of sign-in, in one place. Texts quoted by the product spec (sections 2, 4, 5 and 8)
  * are copied exactly; the rest are ours.
  */
+import { CODE_INCOMPLETE, CODE_REQUIRED, EMAIL_REQUIRED, PASSWORD_REQUIRED } from '@shared/contracts/auth';
+
 export const GATE = {
   checking: 'Checking authentication...',
 };
@@ -40,11 +42,11 @@ export const LOGIN = {
   loginSuccessful: 'Login successful!',
   codeSent: 'Verification code sent to your email',
   newCodeSent: 'New verification code sent!',
-  /** Validation (product-spec section 5). */
-  emailRequired: 'Email is required',
-  passwordRequired: 'Password is required',
-  codeRequired: 'Verification code is required',
-  codeIncomplete: 'Enter all 6 digits of the code',
+  /** Validation (product-spec section 5): the sign-in contracts' own messages. */
+  emailRequired: EMAIL_REQUIRED,
+  passwordRequired: PASSWORD_REQUIRED,
+  codeRequired: CODE_REQUIRED,
+  codeIncomplete: CODE_INCOMPLETE,
   /** Fallbacks when the server gives no message (product-spec section 8). */
   emailNotAuthorized: 'Email not authorized',
   checkMethodsFailed: 'Failed to check login methods',

@@ -360,6 +360,20 @@ describe('chat page: errors', () => {
     await waitFor(() => expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Failed to send message. Please try again.'));
   });
 
+  it("checks the message with the server's contract first: a 4,001-character question is refused in the same words, and nothing is sent", async () => {
+    const { user, socket } = renderChat();
+    await user.click(input());
+    await user.paste('a'.repeat(4001));
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Questions can be at most 4000 characters long. Please try again.'),
+    );
+    expect(socket.sends()).toEqual([]);
+    // The composer is free again: a normal question goes out.
+    await ask(user, 'Where is my parcel?');
+    await waitFor(() => expect(socket.sends()).toHaveLength(1));
+  });
+
   it("shows the server's reason when it refuses the message", async () => {
     const socket = new FakeSocket();
     socket.ack = { accepted: false, error: { code: 'query_too_long', message: 'Questions can be at most 4000 characters long.' } };

@@ -129,14 +129,45 @@ describe('ConfigurationTab', () => {
 
   it('a refused save keeps the dialog open and says why', async () => {
     const server = fakeConfigServer();
-    server.on('PUT /api/config/agents/hr-agent', () => fail(400, 'validation_failed', '"llmConfig.temperature" must be a number from 0 to 1.'));
+    server.on('PUT /api/config/agents/hr-agent', () => fail(400, 'validation_failed', 'The model is not available in this region.'));
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user } = renderTab();
     const dialog = await openDialog(user);
     await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('must be a number from 0 to 1');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The configuration could not be saved: The model is not available in this region.');
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     expect(console.error).toHaveBeenCalled();
+  });
+
+  it("checks the agent with the server's contract before saving: temperature 5 says 'Temperature must be between 0 and 1' and sends nothing", async () => {
+    const server = fakeConfigServer();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = renderTab();
+    const dialog = await openDialog(user);
+    await user.clear(within(dialog).getByLabelText('Temperature'));
+    await user.type(within(dialog).getByLabelText('Temperature'), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The configuration could not be saved: Temperature must be between 0 and 1');
+    expect(server.callsTo('PUT /api/config/agents/hr-agent')).toEqual([]);
+    await user.clear(within(dialog).getByLabelText('Timeout (ms)'));
+    await user.type(within(dialog).getByLabelText('Timeout (ms)'), '50');
+    await user.clear(within(dialog).getByLabelText('Temperature'));
+    await user.type(within(dialog).getByLabelText('Temperature'), '0.4');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Timeout (ms) must be a whole number from 100 to 3,600,000'));
+    expect(server.callsTo('PUT /api/config/agents/hr-agent')).toEqual([]);
+  });
+
+  it("refuses a max response length of 0 in the contract's words before saving the settings", async () => {
+    const server = fakeConfigServer();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = renderTab();
+    await screen.findByRole('heading', { name: 'Global Settings' });
+    await user.clear(screen.getByLabelText('Max Response Length'));
+    await user.type(screen.getByLabelText('Max Response Length'), '0');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The settings could not be saved: Max Response Length must be a whole number from 1 to 200,000');
+    expect(server.callsTo('PUT /api/config/global')).toEqual([]);
   });
 
   describe('API key test', () => {

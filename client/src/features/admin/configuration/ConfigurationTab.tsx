@@ -64,7 +64,7 @@ export function ConfigurationTab() {
   const saveAgent = async (agentId: string, update: AgentUpdate) => {
     const saved = await configApi.updateAgent(agentId, update);
     setConfig((c) => ({ ...c, agents: c.agents.map((a) => (a.agentId === agentId ? saved : a)) }));
-    if (update.llmConfig.apiKey) setKeyTests(({ [agentId]: _old, ...rest }) => rest);
+    if (update.llmConfig?.apiKey) setKeyTests(({ [agentId]: _old, ...rest }) => rest);
     setEditing(null);
     setReport(null);
     void queryClient.invalidateQueries({ queryKey: CONFIG_QUERY_KEY });

@@ -186,6 +186,29 @@ describe('KnowledgeTab: the editor', () => {
     expect(server.callsTo('POST /api/knowledge')[0].body).toEqual({ title: '', content: '', category: '', vertical: 'customer-service', tags: [], attachments: [] });
     expect(screen.getByRole('heading', { name: 'New Knowledge Item' })).toBeInTheDocument();
     expect(error).toHaveBeenCalled();
+    // The server's reason is what the user reads, above the fields.
+    expect(await screen.findByRole('alert')).toHaveTextContent('Title is required');
+  });
+
+  it("checks the item with the server's contract before sending: a 201-character title is refused in the contract's words, nothing is sent", async () => {
+    const server = fakeKnowledgeServer(seed());
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user, alert } = renderTab();
+    await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
+    await user.click(screen.getByLabelText('Title'));
+    await user.paste('x'.repeat(201));
+    await user.type(screen.getByLabelText('Tags'), 'a,b');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to save knowledge item. Please try again.'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Title must be at most 200 characters');
+    expect(server.callsTo('POST /api/knowledge')).toEqual([]);
+    // Fixed, it saves, and the reason goes away with the editor.
+    await user.clear(screen.getByLabelText('Title'));
+    await user.type(screen.getByLabelText('Title'), 'Short title');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(placeholder);
+    expect(server.callsTo('POST /api/knowledge')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it("Save in edit mode puts the whole item (stored attachments by id, without content), reads 'Saving...' meanwhile, then reloads and closes", async () => {

@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { ApiError } from '../../../lib/api';
 import type { KnowledgeItem, KnowledgeItemInput } from './api/knowledge-api';
 import { KnowledgeEditor } from './components/KnowledgeEditor';
 import { KnowledgeList } from './components/KnowledgeList';
@@ -44,11 +45,16 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
   useKnowledgeLive(connectFeed);
   const quickUpload = useQuickUpload({ vertical, loadPdfJs, onCreated: invalidate });
 
+  const [saveProblem, setSaveProblem] = useState<string | null>(null);
   const opened = useRef(0);
-  const open = (next: { mode: 'create' } | { mode: 'edit'; item: KnowledgeItem }) => setEditor({ ...next, key: ++opened.current });
+  const open = (next: { mode: 'create' } | { mode: 'edit'; item: KnowledgeItem }) => {
+    setSaveProblem(null);
+    setEditor({ ...next, key: ++opened.current });
+  };
   const close = () => setEditor({ mode: 'closed' });
 
   const onSave = (input: KnowledgeItemInput) => {
+    setSaveProblem(null);
     save.mutate(
       { id: openId, input },
       {
@@ -58,6 +64,8 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
         },
         onError: (error) => {
           console.error('Failed to save knowledge item', error);
+          // A refusal (checked here by the item's contract, or by the server) says what to fix.
+          if (error instanceof ApiError && error.status >= 400 && error.status < 500) setSaveProblem(error.message);
           window.alert(KNOWLEDGE.alerts.saveFailed);
         },
       },
@@ -112,6 +120,7 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
             storedContentFailed={detail.isError}
             saving={save.isPending}
             deleting={remove.isPending}
+            saveProblem={saveProblem}
             onSave={onSave}
             onDelete={onDelete}
             onClose={close}

@@ -8,27 +8,15 @@
  *   with their own alert.
  */
 
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+import { ATTACHMENT_TYPES, extensionOf, KNOWLEDGE_LIMITS, NOT_YET_SUPPORTED_ATTACHMENTS } from '@shared/contracts/knowledge';
 
-const ATTACHMENT_TYPES: Record<string, { type: string; image: boolean }> = {
-  '.txt': { type: 'text/plain', image: false },
-  '.json': { type: 'application/json', image: false },
-  '.png': { type: 'image/png', image: true },
-  '.jpg': { type: 'image/jpeg', image: true },
-  '.jpeg': { type: 'image/jpeg', image: true },
-};
-const NOT_YET_SUPPORTED_ATTACHMENTS = ['.pdf', '.doc', '.docx', '.xls', '.xlsx'];
+export { extensionOf };
+export const MAX_ATTACHMENT_BYTES = KNOWLEDGE_LIMITS.attachmentBytes;
 
 /** The file picker's `accept` for supporting documents. */
 export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES).join(',');
 /** The file picker's `accept` for quick upload. */
 export const QUICK_UPLOAD_ACCEPT = '.txt,.json,.pdf';
-
-/** ".PDF" -> ".pdf"; "" when the name has no extension. */
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
-}
 
 /** The file name without its extension: "Leave policy.v2.pdf" -> "Leave policy.v2". */
 export function nameWithoutExtension(name: string): string {
@@ -54,7 +42,7 @@ export function checkAttachmentFile(file: { name: string; size: number }): Attac
   const accepted = ATTACHMENT_TYPES[ext];
   if (!accepted) return { ok: false, reason: NOT_YET_SUPPORTED_ATTACHMENTS.includes(ext) ? 'not-yet-supported' : 'unsupported' };
   if (file.size > MAX_ATTACHMENT_BYTES) return { ok: false, reason: 'too-large' };
-  return { ok: true, ...accepted };
+  return { ok: true, type: accepted.type, image: accepted.kind === 'image' };
 }
 
 export type QuickUploadKind = 'text' | 'pdf' | 'excel' | 'word' | 'unsupported';

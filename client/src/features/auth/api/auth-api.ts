@@ -1,15 +1,8 @@
 /** The auth calls of product-spec section 7 (all with cookies, through lib/api). */
+import { EmailRequestSchema, PasswordLoginSchema, VerifyOtpSchema, type AuthUser, type LoginMethods } from '@shared/contracts/auth';
 import { ApiError, apiRequest } from '../../../lib/api';
 
-export interface AuthUser {
-  name: string;
-  email: string;
-}
-
-export interface LoginMethods {
-  password: boolean;
-  otp: boolean;
-}
+export type { AuthUser, LoginMethods };
 
 /** The spec's auth response: success, user, message. */
 export interface AuthResponse {
@@ -25,10 +18,11 @@ export interface CheckMethodsResponse {
 }
 
 export const authApi = {
-  checkMethods: (email: string) => apiRequest<CheckMethodsResponse>('/api/auth/check-methods', { method: 'POST', body: { email } }),
-  loginPassword: (email: string, password: string) => apiRequest<AuthResponse>('/api/auth/login-password', { method: 'POST', body: { email, password } }),
-  requestOtp: (email: string) => apiRequest<AuthResponse>('/api/auth/request-otp', { method: 'POST', body: { email } }),
-  verifyOtp: (email: string, otp: string) => apiRequest<AuthResponse>('/api/auth/verify-otp', { method: 'POST', body: { email, otp } }),
+  checkMethods: (email: string) => apiRequest<CheckMethodsResponse>('/api/auth/check-methods', { method: 'POST', body: { email }, contract: EmailRequestSchema }),
+  loginPassword: (email: string, password: string) =>
+    apiRequest<AuthResponse>('/api/auth/login-password', { method: 'POST', body: { email, password }, contract: PasswordLoginSchema }),
+  requestOtp: (email: string) => apiRequest<AuthResponse>('/api/auth/request-otp', { method: 'POST', body: { email }, contract: EmailRequestSchema }),
+  verifyOtp: (email: string, otp: string) => apiRequest<AuthResponse>('/api/auth/verify-otp', { method: 'POST', body: { email, otp }, contract: VerifyOtpSchema }),
   me: () => apiRequest<AuthResponse>('/api/auth/me'),
   refresh: () => apiRequest<AuthResponse>('/api/auth/refresh', { method: 'POST' }),
   logout: () => apiRequest<AuthResponse>('/api/auth/logout', { method: 'POST' }),

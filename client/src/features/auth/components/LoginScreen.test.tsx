@@ -62,6 +62,14 @@ describe('login screen: email step', () => {
     expect(server.callsTo('POST /api/auth/check-methods')).toHaveLength(0);
   });
 
+  it("checks the email with the server's contract: one without @ is refused in the same words, without a call", async () => {
+    const server = fakeAuthServer();
+    const user = await atLogin();
+    await enterEmail(user, 'ada.example.com');
+    expect(await errorBanner()).toHaveTextContent('Enter a valid email address');
+    expect(server.callsTo('POST /api/auth/check-methods')).toHaveLength(0);
+  });
+
   it("shows the server's message in a red banner when the email is not authorized", async () => {
     fakeAuthServer({ 'POST /api/auth/check-methods': () => reply.error(403, 'forbidden', 'Email not authorized') });
     const user = await atLogin();

@@ -1,5 +1,7 @@
 import { ArrowLeft, KeyRound, LoaderCircle, Mail, ShieldCheck } from 'lucide-react';
 import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { EmailRequestSchema, OTP_DIGITS, PasswordLoginSchema, VerifyOtpSchema } from '@shared/contracts/auth';
+import { check } from '@shared/contracts/rules';
 import type { LoginMethods } from '../api/auth-api';
 import { useAuth } from '../AuthProvider';
 import { LOGIN } from '../strings';
@@ -10,7 +12,7 @@ import '../login.css';
 type Step = 'email' | 'method' | 'password' | 'otp';
 
 const STEP_NUMBER: Record<Step, 1 | 2 | 3> = { email: 1, method: 2, password: 3, otp: 3 };
-const CODE_LENGTH = 6;
+const CODE_LENGTH = OTP_DIGITS;
 
 /**
  * Digits only, at most 6 (product-spec section 5). Applied to every change instead of a maxLength
@@ -83,8 +85,15 @@ export function LoginScreen() {
     return true;
   };
 
+  /** Checks a form with the server's contract; false (and its message shown) when refused. */
+  const valid = (schema: Parameters<typeof check>[0], body: unknown): boolean => {
+    const result = check(schema, body);
+    if (!result.ok) setError(result.problem.message);
+    return result.ok;
+  };
+
   const submitEmail = () => {
-    if (!trimmedEmail) return setError(LOGIN.emailRequired);
+    if (!valid(EmailRequestSchema, { email: trimmedEmail })) return;
     void run('check', async () => {
       const result = await auth.checkLoginMethods(trimmedEmail);
       const found = result.success ? result.methods : undefined;
@@ -100,7 +109,7 @@ export function LoginScreen() {
   };
 
   const submitPassword = () => {
-    if (!password.trim()) return setError(LOGIN.passwordRequired);
+    if (!valid(PasswordLoginSchema, { email: trimmedEmail, password })) return;
     void run('login', async () => {
       const result = await auth.loginWithPassword(trimmedEmail, password);
       if (result.success) setSuccess(LOGIN.loginSuccessful);
@@ -109,8 +118,7 @@ export function LoginScreen() {
   };
 
   const submitCode = () => {
-    if (!code) return setError(LOGIN.codeRequired);
-    if (code.length !== CODE_LENGTH) return setError(LOGIN.codeIncomplete);
+    if (!valid(VerifyOtpSchema, { email: trimmedEmail, otp: code })) return;
     void run('verify', async () => {
       const result = await auth.verifyOtp(trimmedEmail, code);
       if (result.success) setSuccess(LOGIN.loginSuccessful);

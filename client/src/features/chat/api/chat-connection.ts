@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ChatSendPayload, ClientToServerEvents, ServerToClientEvents } from '@shared/contracts/socket';
+import { check } from '@shared/contracts/rules';
+import { ChatSendPayloadSchema, type ChatSendPayload, type ClientToServerEvents, type ServerToClientEvents } from '@shared/contracts/socket';
 import { CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
 import { ReplyHandlers, streamInteract } from './interact-stream';
 
@@ -153,6 +154,12 @@ export class ChatConnection {
 
   /** Sends one question; the handlers get its frames. Fails at once (onError) when offline. */
   send(payload: ChatSendPayload, handlers: ReplyHandlers): ActiveReply {
+    // Checked with the server's own contract first: a refusal reads the same, without a round trip.
+    const checked = check(ChatSendPayloadSchema, payload);
+    if (!checked.ok) {
+      queueMicrotask(() => handlers.onError(checked.problem.message, checked.problem.code));
+      return { cancel: () => undefined };
+    }
     const socket = this.socket;
     if (socket && this.socketUp && socket.connected) {
       const { requestId } = payload;

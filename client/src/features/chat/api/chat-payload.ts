@@ -1,7 +1,7 @@
 import { getJurisdiction, type Jurisdiction, type JurisdictionCode } from '@shared/catalog/jurisdictions';
 import type { Language } from '@shared/catalog/languages';
 import type { VerticalId } from '@shared/catalog/verticals';
-import type { ChatHistoryEntry } from '@shared/contracts/chat';
+import { MAX_HISTORY_ARRAY, MAX_HISTORY_ENTRY_CHARS, type ChatHistoryEntry } from '@shared/contracts/chat';
 import type { ChatSendPayload } from '@shared/contracts/socket';
 import type { ChatMessage } from '../../../lib/reply-stream';
 
@@ -31,11 +31,12 @@ export function newRequestId(): string {
   return `c-${Date.now().toString(36)}-${random}`;
 }
 
-/** The prior messages, oldest first, as the server reads them. */
+/** The prior messages, oldest first, as the server reads them (within the contract's limits). */
 export function historyOf(messages: readonly ChatMessage[]): ChatHistoryEntry[] {
   return messages
     .filter((m) => m.content.trim() !== '' && !m.streaming)
-    .map((m) => ({ type: m.type, content: m.content, timestamp: m.timestamp }));
+    .slice(-MAX_HISTORY_ARRAY)
+    .map((m) => ({ type: m.type, content: m.content.slice(0, MAX_HISTORY_ENTRY_CHARS), timestamp: m.timestamp }));
 }
 
 /** The chat request of product-spec section 7 (the /interact body, plus the socket's requestId). */
@@ -49,7 +50,8 @@ export function buildChatPayload(
   const payload: ChatSendPayload = {
     requestId,
     query,
-    vertical,
+    // A tab visitors cannot use (disabled) is refused by the contract check before anything is sent.
+    vertical: vertical as ChatSendPayload['vertical'],
     userId: DEMO_USER_ID,
     conversationHistory: historyOf(priorMessages),
     preferredLanguage: language.name,

@@ -5,9 +5,20 @@
 import { apiRequest } from '../../../../lib/api';
 import { ApiError } from '../../../../lib/api';
 
-import type { ProviderId } from '@shared/catalog/providers';
 import type { AgentVerticalId } from '@shared/catalog/verticals';
-import type { AgentConfigDto, GlobalSettings, KeyTestRequest, KeyTestResult, SystemConfigDto, ValidationReport } from '@shared/contracts/config';
+import {
+  AgentUpdateSchema,
+  GlobalSettingsUpdateSchema,
+  KeyTestRequestSchema,
+  type AgentConfigDto,
+  type AgentUpdate,
+  type GlobalSettings,
+  type GlobalSettingsUpdate,
+  type KeyTestRequest,
+  type KeyTestResult,
+  type SystemConfigDto,
+  type ValidationReport,
+} from '@shared/contracts/config';
 
 export type { ProviderId } from '@shared/catalog/providers';
 export type { ConfigProblem, GlobalSettings, KeyTestRequest, KeyTestResult, ValidationReport } from '@shared/contracts/config';
@@ -15,24 +26,8 @@ export type AgentVertical = AgentVerticalId;
 export type AgentConfig = AgentConfigDto;
 export type SystemConfig = SystemConfigDto;
 
-/** What a save sends: every editable field; apiKey only when a new key was typed. */
-export interface AgentUpdate {
-  agentName: string;
-  vertical: AgentVertical;
-  enabled: boolean;
-  systemPrompt: string;
-  timeout: number;
-  llmConfig: {
-    provider: ProviderId;
-    model: string;
-    apiKey?: string;
-    temperature: number;
-    maxTokens: number;
-    endpoint: string | null;
-    baseUrl: string | null;
-    apiVersion: string | null;
-  };
-}
+/** What a save sends (every editable field; apiKey only when a new key was typed): the server's contract. */
+export type { AgentUpdate };
 
 type Data<T> = { success: true; data: T };
 
@@ -41,13 +36,14 @@ export const configApi = {
     return (await apiRequest<Data<SystemConfig>>('/api/config')).data;
   },
   async updateAgent(agentId: string, update: AgentUpdate): Promise<AgentConfig> {
-    return (await apiRequest<Data<AgentConfig>>(`/api/config/agents/${encodeURIComponent(agentId)}`, { method: 'PUT', body: update })).data;
+    const path = `/api/config/agents/${encodeURIComponent(agentId)}`;
+    return (await apiRequest<Data<AgentConfig>>(path, { method: 'PUT', body: update, contract: AgentUpdateSchema })).data;
   },
-  async updateGlobal(settings: Partial<GlobalSettings>): Promise<GlobalSettings> {
-    return (await apiRequest<Data<GlobalSettings>>('/api/config/global', { method: 'PUT', body: settings })).data;
+  async updateGlobal(settings: GlobalSettingsUpdate): Promise<GlobalSettings> {
+    return (await apiRequest<Data<GlobalSettings>>('/api/config/global', { method: 'PUT', body: settings, contract: GlobalSettingsUpdateSchema })).data;
   },
   async testApiKey(request: KeyTestRequest): Promise<KeyTestResult> {
-    return (await apiRequest<Data<KeyTestResult>>('/api/config/test-api-key', { method: 'POST', body: request })).data;
+    return (await apiRequest<Data<KeyTestResult>>('/api/config/test-api-key', { method: 'POST', body: request, contract: KeyTestRequestSchema })).data;
   },
   async validate(): Promise<ValidationReport> {
     return (await apiRequest<Data<ValidationReport>>('/api/config/validate')).data;

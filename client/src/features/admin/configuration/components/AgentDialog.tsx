@@ -48,7 +48,7 @@ function draftOf(agent: AgentConfig): Draft {
 }
 
 /** Temperature 0.7 when falsy; max tokens 2000 and timeout 30000 when empty. */
-export function updateOf(draft: Draft): AgentUpdate {
+export function updateOf(draft: Draft): AgentUpdate & { llmConfig: NonNullable<AgentUpdate['llmConfig']> } {
   const number = (text: string) => (text.trim() === '' ? NaN : Number(text));
   const temperature = number(draft.temperature);
   const maxTokens = number(draft.maxTokens);

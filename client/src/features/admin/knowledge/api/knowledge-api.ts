@@ -1,52 +1,24 @@
 /**
  * The Knowledge API (product-spec section 7 "Knowledge") as the Knowledge Base tab uses it. The
- * shapes mirror the server's (src/knowledge/dto/knowledge-item.dto.ts): the list leaves attachment
+ * shapes are the server's contracts (src/shared/contracts/knowledge.ts): the list leaves attachment
  * `content` out, GET /api/knowledge/:id includes it, and a PUT that sends an attachment with its
  * id and no content keeps the stored file.
  */
-import { apiRequest } from '../../../../lib/api';
+import { KnowledgeItemInputSchema, type KnowledgeAttachment, type KnowledgeItem, type KnowledgeItemInput } from '@shared/contracts/knowledge';
+import { apiRequest, contractError } from '../../../../lib/api';
 
-export interface KnowledgeAttachment {
-  id: string;
-  name: string;
-  /** MIME type. */
-  type: string;
-  /** Bytes. */
-  size: number;
-  /** A data URL for images, the text otherwise; absent in list results. */
-  content?: string;
-  uploadedAt: string;
-}
-
-export interface KnowledgeItem {
-  id: string;
-  title: string;
-  content: string;
-  category: string;
-  vertical: string;
-  tags: string[];
-  attachments: KnowledgeAttachment[];
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type { KnowledgeAttachment, KnowledgeItem, KnowledgeItemInput };
 /** An attachment as sent: new ones carry content and no id; kept ones their id and no content. */
-export interface AttachmentInput {
-  id?: string;
-  name: string;
-  type: string;
-  size: number;
-  content?: string;
-}
+export type AttachmentInput = NonNullable<KnowledgeItemInput['attachments']>[number];
 
-/** What POST sends and PUT sends (the whole item). */
-export interface KnowledgeItemInput {
-  title: string;
-  content: string;
-  category: string;
-  vertical: string;
-  tags: string[];
-  attachments: AttachmentInput[];
+/**
+ * Checks an item with the server's contract before it is sent, except a blank title: the spec
+ * wants no client-side required-field check there, so the server says 'Title is required'.
+ */
+function checked(item: KnowledgeItemInput): KnowledgeItemInput {
+  const refused = item.title.trim() === '' ? undefined : contractError(KnowledgeItemInputSchema, item);
+  if (refused) throw refused;
+  return item;
 }
 
 /** 'all' or a vertical id. */
@@ -69,10 +41,10 @@ export const knowledgeApi = {
     return (await apiRequest<Data<KnowledgeItem>>(`/api/knowledge/${encodeURIComponent(id)}`, { signal })).data;
   },
   async create(item: KnowledgeItemInput): Promise<KnowledgeItem> {
-    return (await apiRequest<Data<KnowledgeItem>>('/api/knowledge', { method: 'POST', body: item })).data;
+    return (await apiRequest<Data<KnowledgeItem>>('/api/knowledge', { method: 'POST', body: checked(item) })).data;
   },
   async update(id: string, item: KnowledgeItemInput): Promise<KnowledgeItem> {
-    return (await apiRequest<Data<KnowledgeItem>>(`/api/knowledge/${encodeURIComponent(id)}`, { method: 'PUT', body: item })).data;
+    return (await apiRequest<Data<KnowledgeItem>>(`/api/knowledge/${encodeURIComponent(id)}`, { method: 'PUT', body: checked(item) })).data;
   },
   async remove(id: string): Promise<void> {
     await apiRequest(`/api/knowledge/${encodeURIComponent(id)}`, { method: 'DELETE' });

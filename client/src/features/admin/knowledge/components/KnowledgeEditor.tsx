@@ -27,6 +27,8 @@ export interface KnowledgeEditorProps {
   storedContentFailed: boolean;
   saving: boolean;
   deleting: boolean;
+  /** Why the last save was refused (the contract's or the server's words), shown above the fields. */
+  saveProblem?: string | null;
   onSave(input: KnowledgeItemInput): void;
   onDelete(): void;
   onClose(): void;
@@ -46,13 +48,13 @@ function problemText(name: string, reason: 'not-yet-supported' | 'unsupported' |
  * checks (product-spec section 5): the server's verdict shows as the save alert.
  */
 export function KnowledgeEditor(props: KnowledgeEditorProps) {
-  const { item, storedContent, storedContentFailed, saving, deleting, onSave, onDelete, onClose } = props;
+  const { item, storedContent, storedContentFailed, saving, deleting, saveProblem, onSave, onDelete, onClose } = props;
   const ids = useId();
   const E = KNOWLEDGE.editor;
   const initial = item ?? NEW_ITEM;
   const [title, setTitle] = useState(initial.title);
   const [content, setContent] = useState(initial.content);
-  const [vertical, setVertical] = useState(initial.vertical);
+  const [vertical, setVertical] = useState(initial.vertical as KnowledgeItemInput['vertical']);
   const [category, setCategory] = useState(initial.category);
   const [tagsText, setTagsText] = useState(initial.tags.join(', '));
   const [attachments, setAttachments] = useState<DraftAttachment[]>(() => (item?.attachments ?? []).map((a) => ({ ...a, isNew: false })));
@@ -128,6 +130,11 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
         </div>
       </div>
 
+      {saveProblem && (
+        <p className="kb-save-problem" role="alert">
+          {saveProblem}
+        </p>
+      )}
       <div className="kb-field">
         <label htmlFor={`${ids}-title`}>{E.title}</label>
         <input id={`${ids}-title`} type="text" value={title} onChange={(e) => setTitle(e.target.value)} />
@@ -139,7 +146,7 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
       <div className="kb-field-row">
         <div className="kb-field">
           <label htmlFor={`${ids}-vertical`}>{E.vertical}</label>
-          <select id={`${ids}-vertical`} className="kb-select" value={vertical} onChange={(e) => setVertical(e.target.value)}>
+          <select id={`${ids}-vertical`} className="kb-select" value={vertical} onChange={(e) => setVertical(e.target.value as KnowledgeItemInput['vertical'])}>
             {VERTICAL_OPTIONS.map((id) => (
               <option key={id} value={id}>
                 {verticalLabel(id)}

@@ -75,7 +75,7 @@ export function fakeKnowledgeServer(initial: KnowledgeItem[] = []) {
       return ok(updated);
     }
     if (route === 'POST /api/knowledge') {
-      if (!body.title) return fail(400, 'validation_failed', 'title is required');
+      if (!body.title?.trim()) return fail(400, 'validation_failed', 'Title is required');
       const created = makeKnowledgeItem({ ...body, attachments: toStored(body) });
       items.unshift(created);
       return ok(created, 201);
