@@ -1,4 +1,3 @@
-import { applySettingsUpdate, DEFAULT_GLOBAL_SETTINGS } from '../../agents/global-settings';
 import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from './config';
 import { AttachmentInputSchema, KnowledgeItemInputSchema, utf8Bytes } from './knowledge';
 import { check, coded, firstProblem } from './rules';
@@ -57,14 +56,6 @@ describe('agent contracts', () => {
 });
 
 describe('global settings contract', () => {
-  it('merges a checked partial update', () => {
-    const update = GlobalSettingsUpdateSchema.parse({ verticals: { hr: false }, enableAnalytics: false, theme: 'dark' });
-    const next = applySettingsUpdate(DEFAULT_GLOBAL_SETTINGS, update);
-    expect(next.verticals).toEqual({ 'customer-service': true, hr: false, legal: true, sales: true });
-    expect(next.enableAnalytics).toBe(false);
-    expect(next.maxResponseLength).toBe(500);
-  });
-
   it.each([
     [{ responseTemperature: 5 }, 'validation_failed', 'Response Temperature must be between 0 and 1'],
     [{ maxResponseLength: 8640000000000001 }, 'validation_failed', 'Max Response Length must be a whole number from 1 to 200,000'],
