@@ -28,6 +28,17 @@ describe('offline knowledge responder', () => {
     expect(answer).not.toContain('Biscuit');
   });
 
+  it('quotes every cited item, each under its title, with at least one sentence', () => {
+    const items = ['Returns and refunds', 'Refund window for hardware orders', 'Cancelling an order'].map((title, i) => ({
+      itemId: `k${i}`,
+      title,
+      score: 1 - i * 0.2,
+      text: `About refunds, part ${i + 1}. Refunds are processed within ${i + 3} days. Another sentence about refunds and returns. And one more on refunds.`,
+    }));
+    const answer = composeLocalAnswer(request('How do refunds work?', items));
+    for (const item of items) expect(answer).toContain(`**${item.title}**`);
+  });
+
   it('says plainly when nothing matched, and asks to rephrase', () => {
     const answer = composeLocalAnswer(request('Anything?', []));
     expect(answer).toMatch(/couldn't find anything in our knowledge base/);

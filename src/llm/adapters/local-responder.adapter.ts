@@ -12,8 +12,12 @@ import { getLanguageByCode, getLanguageByName } from '../../shared/catalog/langu
 import { countMessageTokens, countTokens } from '../token-counter';
 import { LlmChunk, LlmError, LlmPassage, LlmProvider, LlmRequest } from '../llm.types';
 
-const MAX_SENTENCES = 4;
-const MAX_ITEMS = 2;
+const MAX_SENTENCES = 5;
+/**
+ * Every item the reply cites is quoted (the chat pipeline cites at most 4: `sources` lists only
+ * what the reply used), each with at least one sentence.
+ */
+const MAX_ITEMS = 4;
 const WORDS_PER_DELTA = 3;
 
 /** The responder's own sentences in one language; the knowledge itself is quoted as written. */
