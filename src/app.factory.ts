@@ -9,6 +9,7 @@ import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
 import { setupApiDocs } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
+import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 
 /** JSON bodies in general: chat requests, settings. */
@@ -65,6 +66,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // /api/openapi.json and the /api/docs reference (public; built on the first request).
   setupApiDocs(app);
   serveClient(app, config.clientDir);
+  // Draining starts at the signal itself (this listener runs before Nest's), or when close() is
+  // called: /health answers 503 from that moment while running replies finish.
+  const shutdown = app.get(ShutdownState);
+  shutdown.listen();
   app.enableShutdownHooks();
+  const close = app.close.bind(app);
+  app.close = () => {
+    shutdown.begin();
+    return close();
+  };
   return app;
 }

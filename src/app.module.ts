@@ -11,6 +11,7 @@ import { ChatService } from './chat/chat.service';
 import { InteractController } from './chat/interact.controller';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -42,6 +43,7 @@ export class AppModule {
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Every route needs an admin session unless marked @Public() (src/auth/public.decorator.ts).
         { provide: APP_GUARD, useExisting: AuthGuard },
+        ShutdownState,
         LlmService,
         ChatService,
         ChatGateway,

@@ -5,6 +5,7 @@ import { newUsageEventId } from '../analytics/usage-event-id';
 import { UsageRecorderService } from '../analytics/usage-recorder.service';
 import type { UsageChannel, UsageStatus } from '../analytics/usage-event.entity';
 import { AppError } from '../common/app-error';
+import { ShutdownState } from '../common/shutdown-state';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { KnowledgeService } from '../knowledge/knowledge.service';
 import { LlmService } from '../llm/llm.service';
@@ -56,7 +57,6 @@ const LOCAL_AGENT: AgentDefinition = {
 export class ChatService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ChatService.name);
   private readonly running = new Map<string, { stop: (reason: StopReason) => void; done: Promise<unknown> }>();
-  private draining = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -64,19 +64,16 @@ export class ChatService implements BeforeApplicationShutdown {
     private readonly knowledge: KnowledgeService,
     private readonly llm: LlmService,
     private readonly usage: UsageRecorderService,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   get activeCount(): number {
     return this.running.size;
   }
 
-  get isDraining(): boolean {
-    return this.draining;
-  }
-
   /** Refuses new chats once shutdown started. */
   assertAccepting(): void {
-    if (this.draining) throw new AppError('server_restarting', 'The server is restarting; it will be back in a moment');
+    if (this.shutdown.draining) throw new AppError('server_restarting', 'The server is restarting; it will be back in a moment');
   }
 
   /**
@@ -274,7 +271,7 @@ export class ChatService implements BeforeApplicationShutdown {
    * the rest with "server restarting", then write every pending usage event.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.draining = true;
+    this.shutdown.begin();
     if (this.running.size > 0) {
       this.logger.log(`Shutting down: waiting for ${this.running.size} running chats`);
       const all = Promise.all([...this.running.values()].map((r) => r.done));

@@ -5,7 +5,7 @@ import { Contract } from '../common/contract';
 import { AgentsHealthResponseSchema, HealthBodySchema } from '../shared/contracts/http';
 import { HealthService } from './health.service';
 
-/** GET /health (200 when the database answers, else 503) and GET /agents/health. */
+/** GET /health (200 when the database answers, else 503; 503 'draining' from the first moment of a shutdown) and GET /agents/health. */
 @Public()
 @Controller()
 export class HealthController {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AgentRegistryService } from '../agents/agent-registry.service';
+import { ShutdownState } from '../common/shutdown-state';
 import { dialectOf } from '../database/data-source';
 import { portableSql } from '../database/sql';
 import { JOB_QUEUE, JobQueue } from '../jobs/job-queue';
@@ -36,9 +37,21 @@ export class HealthService {
     private readonly dataSource: DataSource,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly agents: AgentRegistryService,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   async check(): Promise<HealthResponse> {
+    if (this.shutdown.draining) {
+      // Shutting down: not ok, without asking the database or the queue (they may be closing).
+      return {
+        ok: false,
+        status: 'draining',
+        database: { ok: false, driver: dialectOf(this.dataSource) },
+        queue: { ok: false, kind: this.jobs.kind },
+        uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
+        version: VERSION,
+      };
+    }
     const [database, queue] = await Promise.all([
       withTimeout(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS).then(
         () => true,

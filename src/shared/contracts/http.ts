@@ -65,10 +65,13 @@ export function envelope<S extends z.ZodType, E extends z.core.$ZodLooseShape = 
 export const HealthStatusSchema = z.enum(['healthy', 'degraded', 'unhealthy']);
 export type HealthStatus = z.infer<typeof HealthStatusSchema>;
 
-/** GET /health. `ok` true means the service can answer chats (the client shows "connected"). */
+/**
+ * GET /health. `ok` true means the service can answer chats (the client shows "connected").
+ * 'draining': the server is shutting down (503 from the moment it got SIGTERM); go to another.
+ */
 export const HealthResponseSchema = z.object({
   ok: z.boolean(),
-  status: HealthStatusSchema,
+  status: z.union([HealthStatusSchema, z.literal('draining')]),
   database: z.object({ ok: z.boolean(), driver: z.string() }),
   queue: z.object({ ok: z.boolean(), kind: z.string() }),
   uptimeSeconds: z.number(),
@@ -78,7 +81,7 @@ export type HealthResponse = z.infer<typeof HealthResponseSchema>;
 
 /** The whole GET /health body: `ok` and `status` at the top for simple probes, the details in `data`. */
 export const HealthBodySchema = z
-  .object({ success: z.boolean(), ok: z.boolean(), status: HealthStatusSchema, data: HealthResponseSchema })
+  .object({ success: z.boolean(), ok: z.boolean(), status: z.union([HealthStatusSchema, z.literal('draining')]), data: HealthResponseSchema })
   .meta({ id: 'Health', description: 'Answered with 200 when `ok`, else 503 (same body).' });
 
 export const AgentHealthSchema = z.object({

@@ -1,48 +1,33 @@
 /**
- * Graceful shutdown of a real server process: SIGTERM while 20 replies stream.
+ * Fault matrix: graceful shutdown of a real server process, SIGTERM while 20 replies stream.
+ * /health must answer 503 from the first moment (a load balancer stops routing to it) while the
+ * running replies finish.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { UsageEvent } from '../src/analytics/usage-event.entity';
-import { loadConfig } from '../src/config/app-config';
-import { dropPostgresSchema, openDataSource } from '../src/database/data-source';
-import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
-import { chatOverSocket, ClientSocket, connectClient, distributed, StreamResult, uniqueSchema } from './support/test-app';
+import { UsageEvent } from '../../src/analytics/usage-event.entity';
+import { loadConfig } from '../../src/config/app-config';
+import { dropPostgresSchema, openDataSource } from '../../src/database/data-source';
+import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
+import { chatOverSocket, ClientSocket, connectClient, distributed, StreamResult, uniqueSchema } from '../support/test-app';
+import { startServerProcess } from './support/server-process';
 
-const ROOT = path.resolve(__dirname, '..');
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServerProcess(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'log', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d.toString()));
-  child.stderr!.on('data', (d) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60000);
-    const onData = () => {
-      const m = /listening on (http:\/\/localhost:\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1].replace('localhost', '127.0.0.1'));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.on('exit', () => reject(new Error(`server exited early:\n${output}`)));
-  });
-  return { child, url, output: () => output, exited };
+/** GET /health every 100 ms from `from` until the server stops answering: [ms after the signal, status]. */
+async function pollHealth(url: string, signalledAt: () => number, stop: Promise<unknown>): Promise<Array<[number, number]>> {
+  const seen: Array<[number, number]> = [];
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  while (!stopped) {
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
+      seen.push([Date.now() - signalledAt(), res.status]);
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return seen;
 }
 
 describe('graceful shutdown on SIGTERM', () => {
@@ -79,28 +64,42 @@ describe('graceful shutdown on SIGTERM', () => {
         chatOverSocket(s, { requestId: `live-${i}`, vertical: 'hr', query: `Tell me about paid time off ${streamMarker}` }, 60000),
       );
       await Promise.all(firstDeltas);
+      const before = await fetch(`${server.url}/health`);
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
+      // The first probe leaves 50 ms after the signal; then every 100 ms until the server is gone.
+      await new Promise((r) => setTimeout(r, 50));
+      const health = pollHealth(server.url, () => signalledAt, server.exited);
       const settled = await Promise.all(results);
       const code = await server.exited;
       const exitMs = Date.now() - signalledAt;
+      const probes = await health;
 
       const config = loadConfig({}, { dataDir, databaseUrl: distributed.databaseUrl, databaseSchema: schema });
       const ds = await openDataSource(config);
       try {
         const events = await ds.getRepository(UsageEvent).find();
-        return { settled, code, exitMs, events, output: server.output() };
+        return { settled, code, exitMs, events, output: server.output(), healthBefore: before.status, probes };
       } finally {
         await ds.destroy();
       }
     } finally {
       sockets.forEach((s) => s.close());
-      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      server.kill();
     }
   }
 
-  it('lets 20 live streams finish with their replies, exits within 30 s and records every usage event', async () => {
-    const { settled, exitMs, events, output } = await run('[mock:tokens=64;delay=30]', 25000);
+  it('lets 20 live streams finish with their replies, answers /health 503 from the first probe, exits within 30 s and records every usage event', async () => {
+    const { settled, exitMs, events, output, healthBefore, probes } = await run('[mock:tokens=64;delay=30]', 25000);
+    console.log(
+      `SIGTERM with 20 live streams: ${settled.filter((r) => r.done).length}/20 completed, exit after ${exitMs} ms; ` +
+        `/health ${healthBefore} before, then ${probes.length} probes from +${probes[0]?.[0]} ms: ${[...new Set(probes.map((p) => p[1]))].join(', ')}`,
+    );
+    expect(healthBefore).toBe(200);
+    // The replies take ~2 s to finish, so there are many probes, and every one says 503.
+    expect(probes.length).toBeGreaterThan(3);
+    expect(probes[0][0]).toBeLessThan(1000);
+    expect(probes.every(([, status]) => status === 503)).toBe(true);
     for (const r of settled) {
       expect(r.error).toBeUndefined();
       expect(r.done?.response).toBe(r.deltas.join(''));
