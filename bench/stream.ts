@@ -143,6 +143,8 @@ interface Sample {
   tokens: number;
   /** App only: `optimization.coalescedFrames` as the app reported it in chat:done. */
   reportedFrames?: number;
+  /** ms from the last text frame to the end of the reply (chat:done / the relay's done message). */
+  endGapMs?: number;
 }
 
 const countTokens = (text: string): number => (text.match(/tok\d+/g) ?? []).length;
@@ -179,10 +181,12 @@ class AppClient {
       const sample: Sample = { ok: false, ttftMs: NaN, totalMs: NaN, frames: 0, tokens: 0 };
       let text = '';
       let started = 0;
+      let lastFrameAt = NaN;
       const finish = (error?: string, data?: ReplyData) => {
         if (!this.waiting.delete(requestId)) return;
         clearTimeout(timer);
         sample.totalMs = performance.now() - started;
+        sample.endGapMs = performance.now() - lastFrameAt;
         sample.tokens = countTokens(text);
         sample.ok = error === undefined;
         sample.error = error;
@@ -195,6 +199,7 @@ class AppClient {
           if (sample.frames === 0 && t.length > 0) sample.ttftMs = performance.now() - started;
           sample.frames++;
           text += t;
+          lastFrameAt = performance.now();
         },
         done: (data) => finish(undefined, data),
         fail: (e) => finish(e),
@@ -239,10 +244,12 @@ class RelayClient {
       const sample: Sample = { ok: false, ttftMs: NaN, totalMs: NaN, frames: 0, tokens: 0 };
       let text = '';
       let started = 0;
+      let lastFrameAt = NaN;
       const finish = (error?: string) => {
         if (!this.waiting.delete(id)) return;
         clearTimeout(timer);
         sample.totalMs = performance.now() - started;
+        sample.endGapMs = performance.now() - lastFrameAt;
         sample.tokens = countTokens(text);
         sample.ok = error === undefined;
         sample.error = error;
@@ -254,6 +261,7 @@ class RelayClient {
           if (sample.frames === 0) sample.ttftMs = performance.now() - started;
           sample.frames++;
           text += t;
+          lastFrameAt = performance.now();
         },
         done: () => finish(),
         fail: (e) => finish(e),
@@ -445,6 +453,8 @@ function combine(phases: PhaseResult[]) {
     wallMs: sum(phases.map((p) => p.wallMs)),
     cpuUs: phases.every((p) => p.cpuUs !== undefined) ? sum(phases.map((p) => p.cpuUs!)) : NaN,
     frames: sum(ok.map((s) => s.frames)),
+    /** Last frame -> end of reply, per completed stream. */
+    endGaps: ok.map((s) => s.endGapMs ?? NaN).filter(Number.isFinite),
     tokens: sum(ok.map((s) => s.tokens)),
     mockTokens: sum(phases.map((p) => p.mockTokens)),
     firstFrameDelays: phases.flatMap((p) => p.firstFrameDelays),
@@ -655,6 +665,8 @@ async function main(): Promise<void> {
     ttftRow('p50', LB, aB, dB, addedB),
     ttftRow('p99', LB, aB, dB, addedB, 15),
     ['a', 'Knowledge retrieval inside the app, p50 / p99 (part of added TTFT)', '1 / steady / at once', `${pair(a1.retrieveMs)} ; ${pair(aS.retrieveMs)} ; ${pair(aB.retrieveMs)}`, '-', 'informational', '-', '-'],
+    ['a', 'End of reply: last frame -> chat:done (usage event stored first), p50 / p99', LB, pair(aB.endGaps), `bare ws done ${pair(rB.endGaps)}`, signedMs(p99(aB.endGaps) - p99(rB.endGaps)) + ' at p99', '-', '-'],
+    ['a', 'End of reply: last frame -> chat:done, p50 / p99', L1, pair(a1.endGaps), '-', 'informational', '-', '-'],
     ['b', 'Frames per stream (chat:delta vs ws messages)', LB, fmt(perStream(aB), 1), `bare ws ${fmt(perStream(rB), 1)}`, `${fmt(perStream(rB) / perStream(aB))}x fewer`, '-', '-'],
     ['b', 'Server CPU per delivered token', LB, `${fmt(cpuPerTokenApp, 1)} µs`, `bare ws ${fmt(cpuPerTokenRelay, 1)} µs`, `${fmt(cpuRatio)}x`, '<= 2.5x', status(cpuRatio <= 2.5)],
     ['b', 'Server CPU per stream (64 tokens)', LB, `${fmt(perStreamCpu(aB) / 1000)} ms`, `bare ws ${fmt(perStreamCpu(rB) / 1000)} ms`, `${fmt(perStreamCpu(aB) / perStreamCpu(rB))}x`, '-', '-'],

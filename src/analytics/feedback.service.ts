@@ -17,13 +17,6 @@ import { UsageRecorderService } from './usage-recorder.service';
 
 /** Votes (and changes of vote) one IP address may send per minute. */
 export const FEEDBACK_RULE = { limit: 60, windowMs: 60_000 };
-/**
- * A reply can be rated as soon as it is shown, while its usage event may still sit in the write
- * buffer of the server that answered it (this one is flushed at once; another flushes within
- * its batch interval), so a missing reply is looked for again for this long.
- */
-const FIND_REPLY_WAIT_MS = 2000;
-
 interface ReplyRow {
   id: string;
   agent_id: string;
@@ -65,6 +58,11 @@ export class FeedbackService {
     return { replyId: reply.id, vote: request.vote };
   }
 
+  /**
+   * The reply's usage event. Every server stores it before the visitor gets the reply (and so its
+   * id), so one read answers; only an event this server still holds after a failed write (a
+   * database outage) is written first. An unknown id is a 404 at once.
+   */
   private async findReply(id: string): Promise<ReplyRow | undefined> {
     const find = async () => {
       const rows: ReplyRow[] = await this.dataSource.query(
@@ -73,14 +71,9 @@ export class FeedbackService {
       );
       return rows[0];
     };
-    let reply = await find();
-    if (reply) return reply;
+    const reply = await find();
+    if (reply || !this.recorder.holds(id)) return reply;
     await this.recorder.flush();
-    const deadline = Date.now() + FIND_REPLY_WAIT_MS;
-    for (;;) {
-      reply = await find();
-      if (reply || Date.now() >= deadline) return reply;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return find();
   }
 }

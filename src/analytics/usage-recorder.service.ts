@@ -1,14 +1,16 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { dialectOf } from '../database/data-source';
 import { queuedWrite } from '../database/write-queue';
 import { UsageEvent } from './usage-event.entity';
 import { newUsageEventId } from './usage-event-id';
+import { UsageJournal } from './usage-journal';
 
 export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered'> & { id?: string; answered?: boolean | null };
 
-/** Above this many buffered events the oldest are dropped (and logged) while the database is down. */
+/** Above this many events held in memory while the database is down, the oldest are left to the journal (and logged). */
 const MAX_BUFFERED = 50_000;
 const BATCH_SIZE = 500;
 
@@ -62,48 +64,81 @@ const COLUMN_LIST = INSERT_COLUMNS.map(([name]) => name).join(', ');
 /**
  * One INSERT per batch with a fixed, short statement whatever the batch size: on SQLite the rows
  * travel as one JSON parameter read by json_each; on Postgres as one array per column, unnested.
- * (A VALUES list of 500 x 17 placeholders costs SQLite more to parse than to run.)
+ * (A VALUES list of 500 x 17 placeholders costs SQLite more to parse than to run.) An event
+ * already stored is skipped (ON CONFLICT DO NOTHING), so a batch can be written again after a
+ * write whose outcome was unknown, or replayed from the journal.
  */
 function batchInsert(dialect: 'sqlite' | 'postgres', batch: UsageEvent[]): { sql: string; params: unknown[] } {
   const rows = batch.map(rowOf);
   if (dialect === 'sqlite') {
     return {
-      sql: `INSERT INTO usage_events (${COLUMN_LIST}) SELECT ${INSERT_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?)`,
+      sql: `INSERT INTO usage_events (${COLUMN_LIST}) SELECT ${INSERT_COLUMNS.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`,
       params: [JSON.stringify(rows)],
     };
   }
   return {
-    sql: `INSERT INTO usage_events (${COLUMN_LIST}) SELECT * FROM unnest(${INSERT_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
+    sql: `INSERT INTO usage_events (${COLUMN_LIST}) SELECT * FROM unnest(${INSERT_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) ON CONFLICT (id) DO NOTHING`,
     params: INSERT_COLUMNS.map((_, i) => rows.map((row) => row[i])),
   };
 }
 
+interface Waiting {
+  event: UsageEvent;
+  stored: () => void;
+}
+
 /**
- * Records one usage event per LLM call. Events are buffered and written in batches (one INSERT
- * per batch, with parameters) at most every `usageFlushMs`, so the chat path never waits on the database. A failed
- * write keeps the events for the next try; `flush()` at shutdown writes what is left.
+ * Records one usage event per LLM call, durably before the visitor gets the end of the reply:
+ * `record()` resolves once the event is in the database, and the chat pipeline awaits it before
+ * `chat:done` / the end of `/interact`. So a crash (kill -9) after a visitor got a reply never
+ * loses its event, and a reply id the visitor holds is already stored when they rate it.
+ *
+ * Writes are group commits: an event arriving while no write runs is written at once (one
+ * INSERT); events arriving during a write go together in the next one, so under load a batch
+ * carries every chat that finished meanwhile (one INSERT per batch, up to 500 rows).
+ *
+ * When the database refuses the write (an outage), the events go to this server's journal file
+ * (`DATA_DIR/usage-journal/`, one JSON line each, appended before `record()` resolves) and are
+ * written again every `usageFlushMs` from memory; the journal is emptied once they are stored.
+ * At start each server replays the journal files that no running process owns (a server killed
+ * during an outage), skipping events already stored.
  */
 @Injectable()
-export class UsageRecorderService implements OnModuleDestroy {
+export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(UsageRecorderService.name);
-  private buffer: UsageEvent[] = [];
+  /** Events waiting for the next group commit. */
+  private queue: Waiting[] = [];
+  /** Events journaled after a failed write, written again on a timer. */
+  private retry: UsageEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
+  private writing: Promise<void> | undefined;
+  /** Events were dropped from memory while the database was down: only the journal has them all. */
+  private overflowed = false;
   private readonly listeners = new Set<(events: UsageEvent[]) => void>();
+  private readonly journal: UsageJournal;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.journal = new UsageJournal(path.join(config.dataDir, 'usage-journal'));
+  }
 
-  record(event: NewUsageEvent): void {
-    this.buffer.push({ ...event, id: event.id ?? newUsageEventId() } as UsageEvent);
-    if (this.buffer.length > MAX_BUFFERED) {
-      const dropped = this.buffer.splice(0, this.buffer.length - MAX_BUFFERED);
-      this.logger.error(`Dropped ${dropped.length} usage events: the database has been unavailable too long`);
-    }
-    if (this.buffer.length >= BATCH_SIZE) void this.flush();
-    else this.schedule();
+  async onModuleInit(): Promise<void> {
+    const replayed = await this.journal.replayOrphans((events) => this.insert(events)).catch((error: Error) => {
+      this.logger.warn(`Could not replay the usage journal: ${error.message}`);
+      return 0;
+    });
+    if (replayed > 0) this.logger.log(`Replayed ${replayed} usage events from the journal of a server that stopped`);
+  }
+
+  /** Resolves once the event is stored (in the database, or in the journal when the database is down). Never rejects. */
+  record(event: NewUsageEvent): Promise<void> {
+    const stored = { ...event, id: event.id ?? newUsageEventId() } as UsageEvent;
+    return new Promise<void>((resolve) => {
+      this.queue.push({ event: stored, stored: resolve });
+      void this.drain();
+    });
   }
 
   /** Called after each successful write with the events written (live analytics hooks in here). */
@@ -112,45 +147,100 @@ export class UsageRecorderService implements OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
+  /** Events not in the database yet (queued, or journaled after a failed write). */
   get pending(): number {
-    return this.buffer.length;
+    return this.queue.length + this.retry.length;
   }
 
-  /** Writes everything buffered now; resolves when it is stored (or the write failed and was kept). */
+  /** Whether this server holds the event with this id, not written to the database yet. */
+  holds(id: string): boolean {
+    return this.queue.some((w) => w.event.id === id) || this.retry.some((e) => e.id === id);
+  }
+
+  /** Writes everything held now; resolves when it is stored (or the write failed and was kept). */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    while (this.flushing) await this.flushing;
-    if (this.buffer.length === 0) return;
-    this.flushing = this.writeAll().finally(() => {
-      this.flushing = undefined;
-    });
-    await this.flushing;
+    await this.drain();
+    if (this.retry.length > 0) await this.writeRetries();
   }
 
   async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     await this.flush();
   }
 
-  private schedule(): void {
+  /** Group commit: one write at a time; whatever queued meanwhile goes in the next. */
+  private drain(): Promise<void> {
+    this.writing ??= (async () => {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, BATCH_SIZE);
+        const events = batch.map((w) => w.event);
+        try {
+          await this.insert(events);
+        } catch (error) {
+          await this.keepForRetry(events, error as Error);
+        }
+        for (const w of batch) w.stored();
+      }
+    })().finally(() => (this.writing = undefined));
+    return this.writing;
+  }
+
+  private async insert(events: UsageEvent[]): Promise<void> {
+    const { sql, params } = batchInsert(dialectOf(this.dataSource), events);
+    await queuedWrite(this.dataSource, () => this.dataSource.query(sql, params));
+    for (const listener of this.listeners) listener(events);
+  }
+
+  private async keepForRetry(events: UsageEvent[], error: Error): Promise<void> {
+    // Held in memory first, so a journal clear queued meanwhile sees them and keeps the file.
+    this.retry.push(...events);
+    if (this.retry.length > MAX_BUFFERED) {
+      const dropped = this.retry.splice(0, this.retry.length - MAX_BUFFERED);
+      this.overflowed = true;
+      this.logger.error(`Dropped ${dropped.length} usage events from memory (still in the journal): the database has been unavailable too long`);
+    }
+    try {
+      await this.journal.append(events);
+    } catch (journalError) {
+      this.logger.error(`Could not journal ${events.length} usage events (kept in memory only): ${(journalError as Error).message}`);
+    }
+    this.logger.warn(`Could not write ${events.length} usage events; journaled, will retry: ${error.message}`);
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush(), this.config.usageFlushMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.writeRetries();
+    }, this.config.usageFlushMs);
     this.timer.unref();
   }
 
-  private async writeAll(): Promise<void> {
-    while (this.buffer.length > 0) {
-      const batch = this.buffer.slice(0, BATCH_SIZE);
+  private async writeRetries(): Promise<void> {
+    while (this.retry.length > 0) {
+      const batch = this.retry.slice(0, BATCH_SIZE);
       try {
-        const { sql, params } = batchInsert(dialectOf(this.dataSource), batch);
-        await queuedWrite(this.dataSource, () => this.dataSource.query(sql, params));
-      } catch (error) {
-        this.logger.warn(`Could not write ${batch.length} usage events; will retry: ${(error as Error).message}`);
-        this.schedule();
+        await this.insert(batch);
+      } catch {
+        this.scheduleRetry();
         return;
       }
-      this.buffer.splice(0, batch.length);
-      for (const listener of this.listeners) listener(batch);
+      this.retry.splice(0, batch.length);
+    }
+    try {
+      if (this.overflowed) {
+        // Memory dropped some: the journal has them all; store it again (stored ones are skipped).
+        this.overflowed = false;
+        await this.journal.replayOwn((events) => this.insert(events));
+      } else {
+        await this.journal.clear(() => this.retry.length === 0 && !this.overflowed);
+      }
+    } catch (error) {
+      this.overflowed = true;
+      this.logger.warn(`Could not empty the usage journal; will try again: ${(error as Error).message}`);
+      this.scheduleRetry();
     }
   }
 }

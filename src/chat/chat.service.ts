@@ -161,7 +161,7 @@ export class ChatService implements BeforeApplicationShutdown {
     } catch (error) {
       coalescer.discard();
       const failure = this.describeFailure(error, stopReason);
-      this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, failure.error);
+      await this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, failure.error);
       throw failure.error;
     } finally {
       clearTimeout(chatTimer);
@@ -170,7 +170,8 @@ export class ChatService implements BeforeApplicationShutdown {
     }
     coalescer.flush();
 
-    const event = this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success');
+    // Stored before the caller sends chat:done / the /interact reply: a reply the visitor got always has its usage event.
+    const event = await this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success');
     return {
       response: text,
       executionTime: Math.round(performance.now() - started),
@@ -219,10 +220,11 @@ export class ChatService implements BeforeApplicationShutdown {
   }
 
   /**
-   * One usage event per call. Tokens: the vendor's report when there is one; otherwise counted.
+   * One usage event per call, resolved once it is stored (database, or the recorder's journal
+   * during a database outage). Tokens: the vendor's report when there is one; otherwise counted.
    * A call that failed before any text arrived is billed nothing, so it records zero tokens.
    */
-  private recordUsage(
+  private async recordUsage(
     request: ChatRequest,
     agent: AgentDefinition,
     options: ChatRunOptions,
@@ -262,7 +264,7 @@ export class ChatService implements BeforeApplicationShutdown {
       answered,
     };
     // Global setting Enable Analytics: when off, no usage events are recorded.
-    if (this.agents.usageRecordingEnabled()) this.usage.record(event);
+    if (this.agents.usageRecordingEnabled()) await this.usage.record(event);
     return event;
   }
 
