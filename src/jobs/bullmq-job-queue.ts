@@ -23,6 +23,9 @@
  * repeat: a BullMQ job scheduler per name (`upsertJobScheduler(name, { every })`). The scheduler
  * lives in Redis, so with several servers each tick is produced once and runs once in all. It
  * outlives close(): other servers keep running it, and a server that starts again upserts it.
+ * Every schedule asked for is remembered and upserted again whenever the producer connection
+ * becomes ready after a disconnect: a Redis restarted without persistence has lost them (an
+ * upsert of a live scheduler changes nothing).
  *
  * Job data is stored in Redis as JSON (keep secrets there short-lived); logs never include it.
  */
@@ -70,6 +73,9 @@ export class BullMqJobQueue implements JobQueue {
   private readonly enqueueWaitMs: number;
   private readonly healthTimeoutMs: number;
   private readonly lastErrorLog = new Map<string, number>();
+  /** The schedules asked for (repeat), upserted again on every reconnect. */
+  private readonly schedules = new Map<string, { everyMs: number; data: unknown }>();
+  private connectedOnce = false;
   private started = false;
   private closing = false;
   private closed?: Promise<void>;
@@ -87,6 +93,10 @@ export class BullMqJobQueue implements JobQueue {
     this.workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null, disconnectTimeout: 500 });
     // BullMQ also listens for errors, but only once a Queue/Worker exists; never crash on them.
     this.producer.on('error', (error) => this.logRedisError('producer connection', error));
+    this.producer.on('ready', () => {
+      if (this.connectedOnce) void this.reassertSchedules();
+      this.connectedOnce = true;
+    });
     this.workerConnection.on('error', (error) => this.logRedisError('worker connection', error));
   }
 
@@ -130,8 +140,15 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async repeat<T>(name: string, everyMs: number, data: T): Promise<void> {
-    const { queue } = this.registration(name);
+    this.registration(name);
     if (!Number.isFinite(everyMs) || everyMs < 1) throw new Error(`Job "${name}": everyMs must be at least 1`);
+    // Remembered even when Redis is away now: the next reconnect upserts it.
+    this.schedules.set(name, { everyMs, data });
+    await this.upsertSchedule(name, everyMs, data);
+  }
+
+  private async upsertSchedule(name: string, everyMs: number, data: unknown): Promise<void> {
+    const { queue } = this.registration(name);
     await this.produce(name, 'schedule', () =>
       queue.upsertJobScheduler(
         name,
@@ -139,6 +156,19 @@ export class BullMqJobQueue implements JobQueue {
         { name, data, opts: { removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED } },
       ),
     );
+  }
+
+  /** After a reconnect: upsert every remembered schedule (Redis may have lost them). */
+  private async reassertSchedules(): Promise<void> {
+    if (this.closing) return;
+    for (const [name, { everyMs, data }] of this.schedules) {
+      try {
+        await this.upsertSchedule(name, everyMs, data);
+      } catch (error) {
+        // The next reconnect tries again.
+        this.logRedisError(`schedule ${name}`, error);
+      }
+    }
   }
 
   async start(): Promise<void> {

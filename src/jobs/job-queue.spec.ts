@@ -8,6 +8,7 @@ import { InProcessJobQueue } from './in-process-job-queue';
 import { JOB_QUEUE, JobQueue } from './job-queue';
 import { describeJobQueueContract, sleep, waitFor } from './job-queue.contract';
 import { JobsModule } from './jobs.module';
+import { RedisInstance } from '../../test/support/service-instances';
 
 /** Boots JobsModule in a Nest context with a stand-in for the global ConfigModule. */
 async function bootJobsModule(redisUrl?: string) {
@@ -169,4 +170,34 @@ describeRedis('BullMqJobQueue (REDIS_URL)', () => {
       jest.restoreAllMocks();
     }
   });
+});
+
+// A Redis of its own (test/support/service-instances), restarted without persistence.
+describe('BullMqJobQueue across a Redis restart that lost every key', () => {
+  it('upserts its repeat schedule again when the connection comes back, and the job runs again', async () => {
+    const redis = await RedisInstance.start();
+    const queue = new BullMqJobQueue(redis.url, 'restart', { enqueueWaitMs: 500 });
+    const runs: number[] = [];
+    try {
+      queue.register('tick', async () => {
+        runs.push(Date.now());
+      });
+      await queue.start();
+      await queue.repeat('tick', 200, {});
+      await waitFor(() => runs.length >= 1, 10_000);
+      expect(await redis.command('zcard', 'restart:tick:repeat')).toBe('1');
+
+      await redis.stop();
+      await sleep(300);
+      await redis.start();
+      expect(await redis.command('dbsize')).toBe('0');
+      const after = runs.length;
+      // Without the re-upsert no tick is produced any more (0 repeat keys until the app restarts).
+      await waitFor(() => runs.length > after, 15_000, 'a tick after the restart');
+      expect(await redis.command('zcard', 'restart:tick:repeat')).toBe('1');
+    } finally {
+      await queue.close();
+      await redis.stop();
+    }
+  }, 40_000);
 });
