@@ -52,6 +52,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: LOG_LEVELS[config.logLevel],
     bodyParser: false,
+    // A failed start rejects (main.ts says why, e.g. the database it could not reach) instead of Nest exiting the process itself.
+    abortOnError: false,
   });
   app.use(requestIdMiddleware);
   // /api/knowledge, /api/config, /api/analytics need an admin session before anything else runs

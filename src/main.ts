@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/app-config';
+import { describeDatabaseUrl, isDatabaseUnavailable } from './common/database-unavailable';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+
+let config: AppConfig | undefined;
 
 async function bootstrap(): Promise<void> {
-  let config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -32,6 +34,13 @@ process.on('unhandledRejection', (reason) => {
 bootstrap().catch((error: unknown) => {
   // A start that fails (database unreachable, unreadable key file, port in use) must not leave a
   // half-started process behind: say why and exit non-zero.
-  new Logger('Bootstrap').error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  const reason = error instanceof Error ? error.message : String(error);
+  if (config && isDatabaseUnavailable(error)) {
+    const where = config.databaseUrl ? `PostgreSQL at ${describeDatabaseUrl(config.databaseUrl)} (DATABASE_URL)` : `SQLite in ${config.dataDir}`;
+    const limit = config.databaseUrl ? ` within ${config.databaseConnectTimeoutMs} ms (DATABASE_CONNECT_TIMEOUT_MS)` : '';
+    new Logger('Bootstrap').error(`Could not start: cannot connect to the database, ${where}${limit}: ${reason}`);
+  } else {
+    new Logger('Bootstrap').error(`Could not start: ${reason}`);
+  }
   process.exit(1);
 });

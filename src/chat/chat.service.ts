@@ -5,6 +5,7 @@ import { newUsageEventId } from '../analytics/usage-event-id';
 import { UsageRecorderService } from '../analytics/usage-recorder.service';
 import type { UsageChannel, UsageStatus } from '../analytics/usage-event.entity';
 import { AppError } from '../common/app-error';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../common/database-unavailable';
 import { ShutdownState } from '../common/shutdown-state';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { KnowledgeService } from '../knowledge/knowledge.service';
@@ -96,6 +97,10 @@ export class ChatService implements BeforeApplicationShutdown {
     this.running.set(key, { stop, done: done.catch(() => undefined) });
     try {
       return await done;
+    } catch (error) {
+      // The agent or the knowledge could not be read: a 503 the caller can retry, never a 500.
+      if (!(error instanceof AppError) && isDatabaseUnavailable(error)) throw databaseUnavailableError();
+      throw error;
     } finally {
       this.running.delete(key);
     }

@@ -2,6 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpExcepti
 import type { Request, Response } from 'express';
 import type { ErrorCode, ErrorEnvelope } from '../shared/contracts/http';
 import { AppError } from './app-error';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable';
 import { requestIdOf } from './request-id';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -59,7 +60,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const requestId = requestIdOf(req);
     const { status, code, message } = this.classify(exception);
-    if (status >= 500 && exception instanceof AppError) {
+    if (code === 'database_unavailable') {
+      // One line per request while the database is down (no stack: it says nothing more).
+      this.logger.warn(`${req.method} ${req.path} failed [${requestId}]: database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (status >= 500 && exception instanceof AppError) {
       // An expected failure we described ourselves (provider down, timeout): one line, no stack.
       this.logger.warn(`${req.method} ${req.path} failed [${requestId}]: ${code}: ${message}`);
     } else if (status >= 500) {
@@ -90,6 +94,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return { status, code: 'not_found', message: 'No such route.' };
       }
       return { status, code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'validation_failed'), message };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return { status: 503, code: 'database_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE };
     }
     if (isUnstorableText(exception)) {
       return { status: 400, code: 'validation_failed', message: 'The request contains a character that cannot be stored (U+0000, NUL).' };

@@ -27,6 +27,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   cancelled: 499,
   server_restarting: 503,
   service_unavailable: 503,
+  database_unavailable: 503,
   internal_error: 500,
 };
 

@@ -10,6 +10,8 @@ export interface AppConfig {
   dataDir: string;
   /** postgres://... when set; otherwise SQLite at dataDir/app.db */
   databaseUrl?: string;
+  /** Postgres: how long connecting may take (the start fails with a clear message after it; a pool connection during an outage too). */
+  databaseConnectTimeoutMs: number;
   /** Postgres only: schema to use (tests isolate suites with it). */
   databaseSchema?: string;
   redisUrl?: string;
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     dataDir: path.resolve(r.str('DATA_DIR') ?? './data'),
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: r.str('DATABASE_SCHEMA'),
+    databaseConnectTimeoutMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 300_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: r.str('REDIS_PREFIX') ?? 'sa',
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),

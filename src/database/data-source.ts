@@ -39,6 +39,8 @@ export function connectionOptions(config: AppConfig): DataSourceOptions {
       ...common,
       type: 'postgres',
       url: config.databaseUrl,
+      // A server that accepts TCP and never answers must not hang the start (or a request) forever.
+      connectTimeoutMS: config.databaseConnectTimeoutMs,
       migrations: POSTGRES_MIGRATIONS,
       ...(schema ? { schema, extra: { options: `-c search_path=${schema}`, max: 20 } } : { extra: { max: 20 } }),
     };
@@ -71,7 +73,7 @@ export async function prepareDatabase(config: AppConfig): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(config.databaseSchema)) {
     throw new Error(`DATABASE_SCHEMA must be a plain lower-case identifier (got "${config.databaseSchema}")`);
   }
-  const client = new Client({ connectionString: config.databaseUrl });
+  const client = new Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: config.databaseConnectTimeoutMs });
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${config.databaseSchema}`);

@@ -28,6 +28,7 @@ export const ERROR_CODES = Object.freeze([
   'cancelled',
   'server_restarting',
   'service_unavailable',
+  'database_unavailable',
   'internal_error',
 ] as const);
 
