@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
 import { setupApiDocs } from './common/openapi';
+import { ClientAddressResolver } from './common/client-address';
 import { requestIdMiddleware } from './common/request-id';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
@@ -56,13 +57,16 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     abortOnError: false,
   });
   app.use(requestIdMiddleware);
+  // Who each request comes from, decided once (TRUST_PROXY says whose X-Forwarded-* count).
+  const addresses = app.get(ClientAddressResolver);
+  app.use(addresses.middleware);
   // /api/knowledge, /api/config, /api/analytics need an admin session before anything else runs
   // (no body parsing for strangers; unknown paths there answer 401 too).
   app.use(app.get(AdminApiGate).handler);
   app.use('/api/knowledge', json({ limit: KNOWLEDGE_BODY_LIMIT }));
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', addresses.expressTrust);
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, credentials: true });
   app.useWebSocketAdapter(new AppSocketIoAdapter(app, config));
   // /api/openapi.json and the /api/docs reference (public; built on the first request).

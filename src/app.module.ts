@@ -10,6 +10,7 @@ import { ChatGateway } from './chat/chat.gateway';
 import { ChatService } from './chat/chat.service';
 import { InteractController } from './chat/interact.controller';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { ClientAddressModule } from './common/client-address';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
@@ -28,6 +29,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ClientAddressModule,
         DatabaseModule,
         JobsModule,
         ServerSecretModule,

@@ -375,13 +375,24 @@ describe('admin sign-in API, session cookie and guard', () => {
   });
 
   describe('cookie Secure flag', () => {
-    it('is set over HTTPS (X-Forwarded-Proto from the loopback proxy) and with COOKIE_SECURE=true', async () => {
-      const viaProxy = await request(t.url)
+    it('is set over HTTPS (X-Forwarded-Proto from a proxy TRUST_PROXY names, not from anyone) and with COOKIE_SECURE=true', async () => {
+      const untrusted = await request(t.url)
         .post('/api/auth/login-password')
         .set('X-Forwarded-Proto', 'https')
         .send({ email: 'ada@example.com', password: PASSWORD })
         .expect(200);
-      expect(setCookieHeader(viaProxy)).toMatch(/; Secure/);
+      expect(setCookieHeader(untrusted)).not.toMatch(/; Secure/);
+      const p = await startTestApp({ adminEmail: 'proxied@example.com', adminPassword: PASSWORD, trustProxy: ['loopback'], seedSampleKnowledge: false });
+      try {
+        const viaProxy = await request(p.url)
+          .post('/api/auth/login-password')
+          .set('X-Forwarded-Proto', 'https')
+          .send({ email: 'proxied@example.com', password: PASSWORD })
+          .expect(200);
+        expect(setCookieHeader(viaProxy)).toMatch(/; Secure/);
+      } finally {
+        await p.close();
+      }
       const s = await startTestApp({ adminEmail: 'sec@example.com', adminPassword: PASSWORD, cookieSecure: true, seedSampleKnowledge: false });
       try {
         const res = await request(s.url).post('/api/auth/login-password').send({ email: 'sec@example.com', password: PASSWORD }).expect(200);

@@ -6,6 +6,7 @@ import { sessionTokenFrom } from '../auth/cookies';
 import { isCrossOrigin } from '../auth/origin-check';
 import { SessionEvents, SessionEvent } from '../auth/session-events';
 import { SessionService } from '../auth/session.service';
+import { ClientAddressResolver } from '../common/client-address';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { AdminClientToServerEvents, AdminServerToClientEvents } from '../shared/contracts/socket';
 
@@ -44,6 +45,7 @@ export class AdminEventsGateway implements OnGatewayInit, OnGatewayConnection, O
   constructor(
     private readonly sessions: SessionService,
     private readonly sessionEvents: SessionEvents,
+    private readonly addresses: ClientAddressResolver,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -74,8 +76,8 @@ export class AdminEventsGateway implements OnGatewayInit, OnGatewayConnection, O
 
   private async authenticate(socket: AdminSocket): Promise<void> {
     const headers = socket.handshake.headers;
-    const host = (headers['x-forwarded-host'] as string | undefined) ?? headers.host;
-    if (isCrossOrigin(headers, host, this.config.corsOrigins)) throw handshakeError(AUTH_MESSAGES.crossOrigin, 'forbidden');
+    // X-Forwarded-Host / -Proto count only from a proxy TRUST_PROXY names.
+    if (isCrossOrigin(headers, this.addresses.resolve(socket.request), this.config.corsOrigins)) throw handshakeError(AUTH_MESSAGES.crossOrigin, 'forbidden');
     const auth = await this.sessions.validate(sessionTokenFrom(headers.cookie));
     if (!auth) throw handshakeError(AUTH_MESSAGES.notAuthenticated, 'unauthorized');
     socket.data.sessionId = auth.session.id;

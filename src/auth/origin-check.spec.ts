@@ -1,11 +1,11 @@
 import { isCrossOrigin } from './origin-check';
 
 describe('isCrossOrigin', () => {
-  const host = 'admin.example.com:3000';
+  const host = { proto: 'http' as const, host: 'admin.example.com:3000' };
 
   it.each([
     [{ origin: 'http://admin.example.com:3000' }, false],
-    [{ origin: 'https://admin.example.com:3000' }, false], // TLS ended at a proxy: the host decides
+    [{ origin: 'https://admin.example.com:3000' }, true], // the scheme counts too (X-Forwarded-Proto from a trusted proxy says https)
     [{ origin: 'https://evil.example' }, true],
     [{ origin: 'http://admin.example.com:3001' }, true],
     [{ origin: 'null' }, true],
@@ -18,6 +18,13 @@ describe('isCrossOrigin', () => {
     [{}, false], // curl and server-to-server calls carry neither header
   ])('%j -> %s', (headers, expected) => {
     expect(isCrossOrigin(headers, host, [])).toBe(expected);
+  });
+
+  it('compares the scheme as well as the host, default ports included', () => {
+    expect(isCrossOrigin({ origin: 'https://admin.example.com' }, { proto: 'https', host: 'admin.example.com:443' }, [])).toBe(false);
+    expect(isCrossOrigin({ origin: 'http://admin.example.com' }, { proto: 'https', host: 'admin.example.com' }, [])).toBe(true);
+    expect(isCrossOrigin({ origin: 'https://admin.example.com' }, { proto: 'http', host: 'admin.example.com' }, [])).toBe(true);
+    expect(isCrossOrigin({ origin: 'https://admin.example.com' }, { proto: 'https', host: undefined }, [])).toBe(true);
   });
 
   it('trusts the origins of CORS_ORIGINS (never "*")', () => {

@@ -1,8 +1,10 @@
 /**
  * Cross-origin detection for state-changing admin requests and the /admin socket handshake.
- * A request is foreign when its Origin is neither this server's host nor one of CORS_ORIGINS, or
- * when the browser marks it `Sec-Fetch-Site: cross-site` / `same-site`. Requests with neither
- * header (curl, server-to-server) are not browser forgeries and pass.
+ * A request is foreign when its Origin is neither this server's own origin (scheme and host, as
+ * the client address resolver sees them: X-Forwarded-Proto / -Host only from a trusted proxy)
+ * nor one of CORS_ORIGINS, or when the browser marks it `Sec-Fetch-Site: cross-site` /
+ * `same-site`. Requests with neither header (curl, server-to-server) are not browser forgeries
+ * and pass.
  */
 export interface OriginHeaders {
   origin?: string | string[];
@@ -13,7 +15,13 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function isCrossOrigin(headers: OriginHeaders, host: string | undefined, trustedOrigins: readonly string[]): boolean {
+/** This server as the client reached it. */
+export interface SelfOrigin {
+  proto: 'http' | 'https';
+  host: string | undefined;
+}
+
+export function isCrossOrigin(headers: OriginHeaders, self: SelfOrigin, trustedOrigins: readonly string[]): boolean {
   const origin = first(headers.origin)?.trim();
   const site = first(headers['sec-fetch-site'])?.trim().toLowerCase();
   if (origin && origin !== 'null' && trustedOrigins.some((o) => o !== '*' && o.replace(/\/$/, '') === origin.replace(/\/$/, ''))) return false;
@@ -21,7 +29,9 @@ export function isCrossOrigin(headers: OriginHeaders, host: string | undefined, 
   if (origin === 'null') return true;
   if (origin) {
     try {
-      return !host || new URL(origin).host.toLowerCase() !== host.toLowerCase();
+      if (!self.host) return true;
+      // Both through URL, so default ports (:80, :443) compare equal whichever side spells them.
+      return new URL(origin).origin.toLowerCase() !== new URL(`${self.proto}://${self.host}`).origin.toLowerCase();
     } catch {
       return true;
     }

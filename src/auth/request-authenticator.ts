@@ -6,6 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../common/app-error';
+import { clientAddressOf } from '../common/client-address';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AUTH_MESSAGES } from './auth.errors';
 import { sessionTokenFrom } from './cookies';
@@ -16,8 +17,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type AuthedRequest = Request & { adminAuth?: AdminAuth };
 
+/** The client's IP (TRUST_PROXY decides whose X-Forwarded-For counts) and user agent. */
 export function clientInfo(req: Request): ClientInfo {
-  return { ip: req.ip, userAgent: req.header('user-agent') };
+  return { ip: clientAddressOf(req).ip, userAgent: req.header('user-agent') };
 }
 
 @Injectable()
@@ -30,7 +32,7 @@ export class RequestAuthenticator {
   /** 403 for a state-changing /api request from another origin. */
   assertSameOrigin(req: Request): void {
     if (SAFE_METHODS.has(req.method) || !req.path.startsWith('/api/')) return;
-    if (isCrossOrigin(req.headers, req.host, this.config.corsOrigins)) throw new AppError('forbidden', AUTH_MESSAGES.crossOrigin);
+    if (isCrossOrigin(req.headers, clientAddressOf(req), this.config.corsOrigins)) throw new AppError('forbidden', AUTH_MESSAGES.crossOrigin);
   }
 
   /** The admin behind the session cookie, or 401. */
@@ -44,6 +46,6 @@ export class RequestAuthenticator {
 
   /** Whether the session cookie should carry Secure: COOKIE_SECURE when set, else whether the request came over HTTPS. */
   secureCookie(req: Request): boolean {
-    return this.config.cookieSecure ?? req.secure;
+    return this.config.cookieSecure ?? clientAddressOf(req).proto === 'https';
   }
 }

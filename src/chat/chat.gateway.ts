@@ -11,6 +11,7 @@ import {
 } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
 import { AppError } from '../common/app-error';
+import { ClientAddressResolver } from '../common/client-address';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HealthService } from '../health/health.service';
 import { check } from '../shared/contracts/rules';
@@ -18,7 +19,12 @@ import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatSendAck, type 
 import { ChatRequest, toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
 
-type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { requests: Map<string, AbortController> }>;
+type ChatSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  { requests: Map<string, AbortController>; /** The visitor's IP (TRUST_PROXY decides whose X-Forwarded-For counts). */ clientIp?: string }
+>;
 type ChatServer = Server<ClientToServerEvents, ServerToClientEvents>;
 
 /** Concurrent replies one socket may have streaming at once. */
@@ -44,6 +50,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   constructor(
     private readonly chat: ChatService,
     private readonly health: HealthService,
+    private readonly addresses: ClientAddressResolver,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -58,6 +65,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   handleConnection(socket: ChatSocket): void {
     socket.data.requests = new Map();
+    socket.data.clientIp = this.addresses.resolve(socket.request).ip;
     void this.health.healthPush().then((push) => socket.emit('health', push));
   }
 

@@ -4,6 +4,7 @@
  */
 import { isValidEmail, normalizeEmail } from '../shared/contracts/auth';
 import * as path from 'node:path';
+import proxyaddr from 'proxy-addr';
 
 export interface AppConfig {
   port: number;
@@ -36,6 +37,11 @@ export interface AppConfig {
   /** Per-agent upstream timeout (ms) for the environment-defined agents. */
   agentTimeoutMs: number;
   corsOrigins: string[];
+  /**
+   * Peers whose forwarding headers (X-Forwarded-For, -Host, -Proto) are believed: IPs, CIDRs, or
+   * the names loopback, linklocal, uniquelocal. Empty (the default): nobody's.
+   */
+  trustProxy: string[];
   /** Graceful shutdown budget for running streams (ms). */
   shutdownGraceMs: number;
   /** Serve the built client from this folder when it exists. */
@@ -145,6 +151,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       r.problems.push(`CORS_ORIGINS has an entry that is not an origin URL: "${origin}"`);
     }
   }
+  const trustRaw = r.str('TRUST_PROXY');
+  const trustProxy = trustRaw && trustRaw.toLowerCase() !== 'none' ? trustRaw.split(',').map((e) => e.trim()).filter(Boolean) : [];
+  for (const entry of trustProxy) {
+    try {
+      proxyaddr.compile(entry);
+    } catch {
+      r.problems.push(`TRUST_PROXY has an entry that is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal: "${entry}"`);
+    }
+  }
   const logLevel = (r.str('LOG_LEVEL') ?? 'log') as AppConfig['logLevel'];
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     r.problems.push(`LOG_LEVEL must be one of error, warn, log, debug (got "${logLevel}")`);
@@ -196,6 +211,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     chatTimeoutMs: r.int('CHAT_TIMEOUT_MS', 130000, 1000, 3_600_000),
     agentTimeoutMs: r.int('AGENT_TIMEOUT_MS', 30000, 100, 3_600_000),
     corsOrigins,
+    trustProxy,
     shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 25000, 0, 600_000),
     clientDir: path.resolve(r.str('CLIENT_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'client')),
     usageFlushMs: r.int('USAGE_FLUSH_MS', 250, 10, 60_000),
