@@ -10,6 +10,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { closeRedis } from '../common/redis-close';
+import { RedisOutageLog } from '../common/redis-outage-log';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { ConfigChangedPayload } from '../shared/contracts/socket';
 
@@ -42,7 +43,9 @@ export class ConfigChangeBus implements OnModuleDestroy {
     if (!this.config.redisUrl || this.subscriber) return;
     this.publisher = new Redis(this.config.redisUrl, { maxRetriesPerRequest: 1, disconnectTimeout: 500 });
     this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null, disconnectTimeout: 500 });
-    for (const client of [this.publisher, this.subscriber]) client.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
+    const outage = RedisOutageLog.for(this.config.redisUrl);
+    outage.watch(this.publisher, 'config bus pub');
+    outage.watch(this.subscriber, 'config bus sub');
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       try {
@@ -75,7 +78,8 @@ export class ConfigChangeBus implements OnModuleDestroy {
     try {
       await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, change }));
     } catch (error) {
-      this.logger.warn(`Could not tell the other servers about a configuration change: ${(error as Error).message}`);
+      // While Redis is known to be down this is counted, not logged (the outage log says it once).
+      RedisOutageLog.for(this.config.redisUrl!).commandFailed('config bus publish', error);
     }
   }
 

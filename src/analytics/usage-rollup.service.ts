@@ -13,7 +13,7 @@
  * - An event written after its hour was finalised (a server that kept events buffered through a
  *   database outage) queues a recompute of just that hour (`analytics-rollup-hour`).
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -50,10 +50,10 @@ export interface RollupRunResult {
 }
 
 @Injectable()
-export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('UsageRollup');
-  private retryTimer: NodeJS.Timeout | undefined;
   private running: Promise<RollupRunResult> | undefined;
+  private lastLateWarning = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,10 +82,6 @@ export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap,
 
   onApplicationBootstrap(): void {
     void this.schedule();
-  }
-
-  onModuleDestroy(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
   }
 
   /** Rolls up every final hour not rolled up yet. Safe to call at any time, from any server. */
@@ -183,7 +179,10 @@ export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap,
    * already be final queue a recompute of that hour.
    */
   async noteWritten(events: Pick<UsageEvent, 'createdAt'>[]): Promise<void> {
-    const finalBefore = floorHour(this.clock.now() - this.settleMs) + HOUR_MS;
+    // Hours starting before this are final (the run's target); the current hour never is. (It
+    // was one hour later, so every batch of the current hour queued a recompute: a job a second
+    // under traffic, and a warning per batch while Redis was down.)
+    const finalBefore = floorHour(this.clock.now() - this.settleMs);
     const late = new Set<number>();
     for (const event of events) if (event.createdAt < finalBefore) late.add(floorHour(event.createdAt));
     // One job per late hour and second, started a second later: every event written in that
@@ -194,7 +193,13 @@ export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap,
       try {
         await this.jobs.enqueue(ROLLUP_HOUR_JOB, { hourStart }, { jobId: `hour-${hourStart}-${second}`, delayMs: 1000, attempts: 5, backoffMs: 5000 });
       } catch (error) {
-        this.logger.warn(`Could not queue the rollup of a late hour (${new Date(hourStart).toISOString()}): ${describeError(error)}`);
+        // At most a line a minute (a Redis outage fails every try; the next run of the rollup
+        // job does not fix a late hour, but the next late event of that hour queues it again).
+        const now = Date.now();
+        if (now - this.lastLateWarning >= 60_000) {
+          this.lastLateWarning = now;
+          this.logger.warn(`Could not queue the rollup of a late hour (${new Date(hourStart).toISOString()}): ${describeError(error)}`);
+        }
       }
     }
   }
@@ -248,14 +253,15 @@ export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap,
     return byHour;
   }
 
-  /** Schedules the repeatable job; retries every 30 s while the queue backend is unreachable. */
+  /**
+   * Schedules the repeatable job. The queue remembers it and schedules it again whenever its
+   * backend (re)connects, so a Redis that is down at start or restarted later needs nothing here.
+   */
   private async schedule(): Promise<void> {
     try {
       await this.jobs.repeat(ROLLUP_JOB, ROLLUP_EVERY_MS, {});
     } catch (error) {
-      this.logger.warn(`Could not schedule the usage rollup job; retrying in 30 s: ${describeError(error)}`);
-      this.retryTimer = setTimeout(() => void this.schedule(), 30_000);
-      this.retryTimer.unref();
+      this.logger.warn(`Could not schedule the usage rollup job now; it is scheduled when the job queue is back: ${describeError(error)}`);
     }
   }
 }

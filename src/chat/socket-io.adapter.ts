@@ -1,9 +1,10 @@
-import { INestApplicationContext, Logger } from '@nestjs/common';
+import { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
 import { closeRedis } from '../common/redis-close';
+import { RedisOutageLog } from '../common/redis-outage-log';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -11,7 +12,6 @@ import type { AppConfig } from '../config/app-config';
  * event emitted on one server reaches clients connected to any other.
  */
 export class AppSocketIoAdapter extends IoAdapter {
-  private readonly logger = new Logger('SocketIO');
   private clients: Redis[] = [];
   private closing = false;
 
@@ -33,9 +33,15 @@ export class AppSocketIoAdapter extends IoAdapter {
     if (this.config.redisUrl) {
       const pub = new Redis(this.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, disconnectTimeout: 500 });
       const sub = pub.duplicate();
-      for (const client of [pub, sub]) client.on('error', (e) => this.logger.warn(`Redis adapter: ${e.message}`));
-      handleRejections(pub, ['publish'], (e) => this.commandFailed(e));
-      handleRejections(sub, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'], (e) => this.commandFailed(e));
+      const outage = RedisOutageLog.for(this.config.redisUrl);
+      outage.watch(pub, 'socket.io adapter pub');
+      outage.watch(sub, 'socket.io adapter sub');
+      const failed = (error: Error) => {
+        // A command cut off by the close is expected; others count towards the outage log.
+        if (!this.closing) outage.commandFailed('socket.io adapter', error);
+      };
+      handleRejections(pub, ['publish'], failed);
+      handleRejections(sub, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'], failed);
       this.clients.push(pub, sub);
       server.adapter(createAdapter(pub, sub, { key: `${this.config.redisPrefix}-socket.io` }));
     }
@@ -49,10 +55,6 @@ export class AppSocketIoAdapter extends IoAdapter {
     this.clients = [];
   }
 
-  /** A command cut off by the close is expected; any other failure is worth a line in the log. */
-  private commandFailed(error: Error): void {
-    if (!this.closing) this.logger.warn(`Redis adapter command failed: ${error.message}`);
-  }
 }
 
 /**

@@ -33,6 +33,7 @@ import { Logger } from '@nestjs/common';
 import { Job, JobsOptions, KeepJobs, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { closeRedis } from '../common/redis-close';
+import { RedisOutageLog } from '../common/redis-outage-log';
 import { describeError } from './in-process-job-queue';
 import { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
 
@@ -72,10 +73,10 @@ export class BullMqJobQueue implements JobQueue {
   private readonly registrations = new Map<string, Registration>();
   private readonly enqueueWaitMs: number;
   private readonly healthTimeoutMs: number;
-  private readonly lastErrorLog = new Map<string, number>();
+  /** One line when Redis goes down, a reminder a minute, one when it is back (shared by every Redis client of the process). */
+  private readonly outage: RedisOutageLog;
   /** The schedules asked for (repeat), upserted again on every reconnect. */
   private readonly schedules = new Map<string, { everyMs: number; data: unknown }>();
-  private connectedOnce = false;
   private started = false;
   private closing = false;
   private closed?: Promise<void>;
@@ -92,12 +93,11 @@ export class BullMqJobQueue implements JobQueue {
     this.producer = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, disconnectTimeout: 500 });
     this.workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null, disconnectTimeout: 500 });
     // BullMQ also listens for errors, but only once a Queue/Worker exists; never crash on them.
-    this.producer.on('error', (error) => this.logRedisError('producer connection', error));
-    this.producer.on('ready', () => {
-      if (this.connectedOnce) void this.reassertSchedules();
-      this.connectedOnce = true;
-    });
-    this.workerConnection.on('error', (error) => this.logRedisError('worker connection', error));
+    this.outage = RedisOutageLog.for(redisUrl);
+    this.outage.watch(this.producer, 'jobs producer');
+    this.outage.watch(this.workerConnection, 'jobs worker');
+    // Every (re)connect: a Redis restarted without persistence has lost the schedulers.
+    this.producer.on('ready', () => void this.reassertSchedules());
   }
 
   register<T>(name: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
@@ -113,7 +113,7 @@ export class BullMqJobQueue implements JobQueue {
       prefix: this.prefix,
       defaultJobOptions: { removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
     });
-    queue.on('error', (error) => this.logRedisError(`queue ${name}`, error));
+    queue.on('error', (error) => this.outage.echoed(`queue ${name}`, error));
     const registration: Registration = { handler: handler as JobHandler<unknown>, concurrency, queue };
     this.registrations.set(name, registration);
     if (this.started) this.startWorker(name, registration);
@@ -142,7 +142,7 @@ export class BullMqJobQueue implements JobQueue {
   async repeat<T>(name: string, everyMs: number, data: T): Promise<void> {
     this.registration(name);
     if (!Number.isFinite(everyMs) || everyMs < 1) throw new Error(`Job "${name}": everyMs must be at least 1`);
-    // Remembered even when Redis is away now: the next reconnect upserts it.
+    // Remembered even when Redis is away now: the next (re)connect upserts it.
     this.schedules.set(name, { everyMs, data });
     await this.upsertSchedule(name, everyMs, data);
   }
@@ -166,7 +166,7 @@ export class BullMqJobQueue implements JobQueue {
         await this.upsertSchedule(name, everyMs, data);
       } catch (error) {
         // The next reconnect tries again.
-        this.logRedisError(`schedule ${name}`, error);
+        this.outage.commandFailed(`schedule ${name}`, error);
       }
     }
   }
@@ -280,7 +280,7 @@ export class BullMqJobQueue implements JobQueue {
     worker.on('stalled', (jobId) =>
       this.logger.warn(`Job ${name} (${decodeJobId(jobId)}) stalled (its worker stopped); it will run again`),
     );
-    worker.on('error', (error) => this.logRedisError(`worker ${name}`, error));
+    worker.on('error', (error) => this.outage.echoed(`worker ${name}`, error));
     registration.worker = worker;
   }
 
@@ -300,14 +300,6 @@ export class BullMqJobQueue implements JobQueue {
     }
   }
 
-  /** Connection errors repeat on every reconnect attempt (and per queue/worker): log each message once a minute. */
-  private logRedisError(source: string, error: unknown): void {
-    const message = describeError(error);
-    const now = Date.now();
-    if (now - (this.lastErrorLog.get(message) ?? 0) < 60_000) return;
-    this.lastErrorLog.set(message, now);
-    this.logger.error(`Redis error (${source}, ${redactUrl(this.redisUrl)}): ${message}`);
-  }
 }
 
 function encodeJobId(jobId: string): string {
@@ -328,13 +320,3 @@ function isConnectionError(error: unknown): boolean {
   );
 }
 
-/** Hides a password in the URL before it reaches a log line. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis';
-  }
-}

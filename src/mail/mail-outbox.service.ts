@@ -209,7 +209,7 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
 
   private warnQueue(message: string): void {
     const now = Date.now();
-    if (now - this.lastQueueWarning < 30_000) return;
+    if (now - this.lastQueueWarning < 60_000) return;
     this.lastQueueWarning = now;
     this.logger.warn(message);
   }

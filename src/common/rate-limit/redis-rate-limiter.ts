@@ -1,7 +1,7 @@
-import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { closeRedis } from '../redis-close';
+import { RedisOutageLog } from '../redis-outage-log';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { RateLimiter, RateLimitResult, RateLimitRule } from './rate-limiter';
 
@@ -38,10 +38,9 @@ type SlidingLogRedis = Redis & {
 
 export class RedisRateLimiter implements RateLimiter {
   readonly kind = 'redis' as const;
-  private readonly logger = new Logger('RateLimit');
   private readonly redis: SlidingLogRedis;
   private readonly fallback = new MemoryRateLimiter();
-  private lastWarning = 0;
+  private readonly outage: RedisOutageLog;
   /** The first hits wait (together, once) for the initial connection; later ones never wait. */
   private initialConnection: Promise<void> | undefined;
 
@@ -51,7 +50,8 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, disconnectTimeout: 500 });
     redis.defineCommand('slidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
-    redis.on('error', (error) => this.warn(`Redis error: ${error.message}`));
+    this.outage = RedisOutageLog.for(redisUrl);
+    this.outage.watch(redis, 'rate limiter');
     this.redis = redis as SlidingLogRedis;
   }
 
@@ -68,7 +68,8 @@ export class RedisRateLimiter implements RateLimiter {
       );
       return { allowed: allowed === 1, remaining, retryAfterMs };
     } catch (error) {
-      this.warn(`Redis unavailable (${(error as Error).message}); counting in memory on this server`);
+      // Counted quietly while Redis is known to be down (the outage log says it falls back).
+      this.outage.commandFailed('rate limiter (counting in memory on this server)', error);
       return this.fallback.hit(key, rule, now);
     }
   }
@@ -101,10 +102,4 @@ export class RedisRateLimiter implements RateLimiter {
     return `${this.prefix}:rl:${key}`;
   }
 
-  private warn(message: string): void {
-    const now = Date.now();
-    if (now - this.lastWarning < 60_000) return;
-    this.lastWarning = now;
-    this.logger.warn(message);
-  }
 }
