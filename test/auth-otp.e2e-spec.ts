@@ -141,7 +141,8 @@ describe('one-time codes', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => verify(t, email, code)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(19);
+    // The others are refused: wrong-or-used (401), or past the 10 code checks per 15 minutes one address may make (429).
+    expect(statuses.filter((s) => s === 401 || s === 429)).toHaveLength(19);
     expect(results.filter((r) => r.headers['set-cookie']).length).toBe(1);
   });
 

@@ -24,10 +24,12 @@ function humanWait(seconds: number): string {
   return `${minutes} minutes`;
 }
 
+export type RateLimitedWhat = 'code-burst' | 'code-hourly' | 'attempts' | 'account';
+
 /** 429 with the wait; the auth controller turns `retryAfterSeconds` into a Retry-After header. */
 export class RateLimitedError extends AppError {
   constructor(
-    what: 'code-burst' | 'code-hourly' | 'attempts',
+    what: RateLimitedWhat,
     readonly retryAfterSeconds: number,
   ) {
     const wait = humanWait(retryAfterSeconds);
@@ -36,7 +38,9 @@ export class RateLimitedError extends AppError {
         ? `Please wait ${wait} before requesting another code.`
         : what === 'code-hourly'
           ? `Too many codes requested for this email. Try again in ${wait}.`
-          : `Too many sign-in attempts. Try again in ${wait}.`;
+          : what === 'account'
+            ? `Too many failed sign-ins for this account. Try again in ${wait}.`
+            : `Too many sign-in attempts. Try again in ${wait}.`;
     super('rate_limited', message, { retryAfterSeconds });
     this.name = 'RateLimitedError';
   }

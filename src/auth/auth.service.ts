@@ -1,9 +1,22 @@
 /**
  * The sign-in flows behind the auth API: which methods an email may use, password and code
- * sign-in (each creating a session and an audit row), refresh, logout and the stats. Sign-in
- * requests are rate limited per IP (SIGN_IN_IP_LIMIT per 15 minutes, all four endpoints together)
- * and per email (codes: 1 per 30 s and 10 per hour; passwords: 10 tries per 15 minutes; code
- * checks: 30 per 15 minutes; a successful sign-in clears the email's password / code-check count).
+ * sign-in (each creating a session and an audit row), refresh, logout and the stats.
+ *
+ * Throttling (NIST SP 800-63B 5.2.2: bound the guesses, without letting a stranger lock the owner
+ * out). Every limit lives in the shared rate limiter (memory, or Redis with REDIS_URL):
+ * - per address: SIGN_IN_IP_LIMIT sign-in requests per 15 minutes, all four endpoints together;
+ * - per (email, address): 10 password tries and 10 code checks per 15 minutes, 1 code request
+ *   per 30 s and 10 per hour. An attacker's address spends its own budget, never the owner's;
+ *   a successful sign-in clears that address's tries;
+ * - per email, all addresses together (a spread-out attack): after 10 failed password or code
+ *   tries since the last sign-in, each further try must wait 1 s, 2 s, 4 s, ... up to 5 minutes
+ *   after the previous one; after 10 code mails in an hour, each further one 30 s, 1, 2 ... up to
+ *   10 minutes. This slows, it never locks: there is always a next try, and addresses the admin
+ *   signed in from during the last 30 days skip these per-email delays altogether.
+ * Figures: from one address, at most 10 password guesses per 15 minutes for an account (and 100
+ * requests for all accounts); from any number of addresses, about 25 guesses in the first hour on
+ * one account and 12 an hour after that. The owner from an address they used before signs in at
+ * once; from a new address, they wait at most 5 minutes between tries while an attack is running.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
@@ -12,7 +25,7 @@ import { RATE_LIMITER, RateLimiter, RateLimitRule } from '../common/rate-limit/r
 import { APP_CONFIG, AppConfig, normalizeEmail, PASSWORD_MAX_LENGTH } from '../config/app-config';
 import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
-import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError } from './auth.errors';
+import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError, RateLimitedWhat } from './auth.errors';
 import { Clock } from './clock';
 import { OtpService } from './otp.service';
 import { verifyPassword } from './passwords';
@@ -20,12 +33,21 @@ import { AdminAuth, ClientInfo, IssuedSession, SessionService } from './session.
 import { SignInAuditService } from './sign-in-audit.service';
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** A limit no real traffic reaches: the rule only spaces hits. */
+const UNCAPPED = 1_000_000;
 export const SIGN_IN_RULES = {
   ipWindowMs: 15 * MINUTE,
-  codeBurst: { limit: 1, windowMs: 30_000 },
-  codeHourly: { limit: 10, windowMs: 60 * MINUTE },
-  passwordPerEmail: { limit: 10, windowMs: 15 * MINUTE },
-  codeChecksPerEmail: { limit: 30, windowMs: 15 * MINUTE },
+  passwordPerAddress: { limit: 10, windowMs: 15 * MINUTE },
+  codeChecksPerAddress: { limit: 10, windowMs: 15 * MINUTE },
+  codeBurstPerAddress: { limit: 1, windowMs: 30_000 },
+  codeHourlyPerAddress: { limit: 10, windowMs: 60 * MINUTE },
+  /** Failed password and code tries on one email from all addresses, since its last sign-in. */
+  failuresPerEmail: { limit: UNCAPPED, windowMs: DAY, spacing: { after: 10, baseMs: 1000, maxMs: 5 * MINUTE } },
+  /** Code mails to one email from all addresses. */
+  codesPerEmail: { limit: UNCAPPED, windowMs: 60 * MINUTE, spacing: { after: 10, baseMs: 30_000, maxMs: 10 * MINUTE } },
+  /** An address the admin signed in from this recently skips the per-email delays. */
+  knownAddressMs: 30 * DAY,
 } as const;
 
 export interface LoginMethods {
@@ -80,9 +102,11 @@ export class AuthService {
 
   async loginWithPassword(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
     const normalized = normalizeEmail(email);
+    const key = emailKey(normalized);
     await this.limitIp(client);
-    await this.limit(`pw:${emailKey(normalized)}`, SIGN_IN_RULES.passwordPerEmail, 'attempts');
+    await this.limit(`pw:${key}:${client.ip ?? 'unknown'}`, SIGN_IN_RULES.passwordPerAddress, 'attempts');
     const user = await this.users.findByEmail(normalized);
+    await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, user, client, 'account');
     const fail = async (reason: string, message: string = AUTH_MESSAGES.invalidCredentials, code: 'unauthorized' | 'forbidden' = 'unauthorized') => {
       await this.audit.record({ email: normalized, userId: user?.id ?? null, method: 'password', outcome: 'failure', reason, ip: client.ip });
       return new AppError(code, message);
@@ -93,8 +117,8 @@ export class AuthService {
     const ok = await verifyPassword(plausible ? user?.passwordHash : null, plausible ? password : '');
     if (!user) throw await fail('unknown_email');
     if (!ok) throw await fail('bad_password');
-    // The per-email count is of tries since the last success: an admin who signs in often is never locked out.
-    await this.limiter.reset(`pw:${emailKey(normalized)}`);
+    // The counts are of tries since the last success.
+    await this.clearTries(key, client);
     return this.signIn(user, 'password', client);
   }
 
@@ -105,22 +129,27 @@ export class AuthService {
     if (!user) throw new AppError('forbidden', AUTH_MESSAGES.emailNotAuthorized);
     if (!user.otpLogin) throw new AppError('forbidden', AUTH_MESSAGES.otpLoginDisabled);
     const key = emailKey(normalized);
-    await this.limit(`otp-burst:${key}`, SIGN_IN_RULES.codeBurst, 'code-burst');
-    await this.limit(`otp-hour:${key}`, SIGN_IN_RULES.codeHourly, 'code-hourly');
-    return this.otp.issue(user);
+    const address = client.ip ?? 'unknown';
+    await this.limit(`otp-burst:${key}:${address}`, SIGN_IN_RULES.codeBurstPerAddress, 'code-burst');
+    await this.limit(`otp-hour:${key}:${address}`, SIGN_IN_RULES.codeHourlyPerAddress, 'code-hourly');
+    await this.limitAccount(`otp-mail:${key}`, SIGN_IN_RULES.codesPerEmail, user, client, 'code-hourly');
+    // The code belongs to this address: it replaces only the code this address asked for before.
+    return this.otp.issue(user, this.otp.requesterOf(client.ip));
   }
 
   async verifyOtp(email: string, code: string, client: ClientInfo): Promise<SignedIn> {
     const normalized = normalizeEmail(email);
+    const key = emailKey(normalized);
     await this.limitIp(client);
-    await this.limit(`otp-check:${emailKey(normalized)}`, SIGN_IN_RULES.codeChecksPerEmail, 'attempts');
+    await this.limit(`otp-check:${key}:${client.ip ?? 'unknown'}`, SIGN_IN_RULES.codeChecksPerAddress, 'attempts');
     const user = await this.users.findByEmail(normalized);
+    await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, user, client, 'account');
     const fail = async (reason: string, message: string) => {
       await this.audit.record({ email: normalized, userId: user?.id ?? null, method: 'otp', outcome: 'failure', reason, ip: client.ip });
       return new AppError('unauthorized', message);
     };
     if (!user || !user.otpLogin) throw await fail(user ? 'method_disabled' : 'unknown_email', AUTH_MESSAGES.noActiveCode);
-    const result = await this.otp.verify(user, code);
+    const result = await this.otp.verify(user, code, this.otp.requesterOf(client.ip));
     if (!result.ok) {
       const message = {
         none: AUTH_MESSAGES.noActiveCode,
@@ -131,7 +160,7 @@ export class AuthService {
       }[result.reason];
       throw await fail(result.reason === 'wrong' ? 'wrong_code' : result.reason, message);
     }
-    await this.limiter.reset(`otp-check:${emailKey(normalized)}`);
+    await this.clearTries(key, client);
     return this.signIn(user, 'otp', client);
   }
 
@@ -165,8 +194,30 @@ export class AuthService {
     await this.limit(`signin-ip:${client.ip ?? 'unknown'}`, rule, 'attempts');
   }
 
-  private async limit(key: string, rule: RateLimitRule, what: 'code-burst' | 'code-hourly' | 'attempts'): Promise<void> {
+  private async limit(key: string, rule: RateLimitRule, what: RateLimitedWhat): Promise<void> {
     const result = await this.limiter.hit(key, rule, this.clock.now());
     if (!result.allowed) throw new RateLimitedError(what, Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
+  }
+
+  /**
+   * A per-email (all addresses) rule that slows an attack spread over many addresses. An address
+   * the admin signed in from during the last 30 days is not slowed by it (checked only when the
+   * rule would refuse: one read of the sign-in audit).
+   */
+  private async limitAccount(key: string, rule: RateLimitRule, user: AdminUser | null, client: ClientInfo, what: RateLimitedWhat): Promise<void> {
+    const result = await this.limiter.hit(key, rule, this.clock.now());
+    if (result.allowed) return;
+    if (user && (await this.audit.signedInFrom(user.id, client.ip, this.clock.now() - SIGN_IN_RULES.knownAddressMs))) return;
+    throw new RateLimitedError(what, Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
+  }
+
+  /** After a sign-in: this address's password and code tries, and the email's failed tries, start again from zero. */
+  private async clearTries(key: string, client: ClientInfo): Promise<void> {
+    const address = client.ip ?? 'unknown';
+    await Promise.all([
+      this.limiter.reset(`pw:${key}:${address}`),
+      this.limiter.reset(`otp-check:${key}:${address}`),
+      this.limiter.reset(`signin-email:${key}`),
+    ]);
   }
 }

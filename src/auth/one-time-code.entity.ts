@@ -29,4 +29,12 @@ export class OneTimeCode {
 
   @Column({ type: 'integer', default: 0 })
   attempts: number;
+
+  /** Hash of the address that asked for the code (null: written before codes had one). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  requester: string | null;
+
+  /** The outbox row of its mail. */
+  @Column({ name: 'mail_id', type: 'varchar', length: 36, nullable: true })
+  mailId: string | null;
 }

@@ -1,7 +1,12 @@
 /**
  * One-time codes: 6 digits from crypto.randomInt, valid 10 minutes, stored only as an HMAC-SHA256
- * (server key, bound to the row id). A new request deletes the admin's earlier codes and writes
- * the code and its mail (outbox) in one transaction; the mail is then dispatched to the job queue.
+ * (server key, bound to the row id). A code belongs to the sign-in that asked for it, identified
+ * by the client's address (`requester`, an HMAC of the IP): a new request from the same address
+ * replaces that address's code (and supersedes its mail if still unsent), while a request from
+ * another address leaves it alone, and a check from another address never sees it. So a stranger
+ * asking for codes or guessing them can neither replace the admin's code nor spend its tries.
+ * The code and its mail (outbox) are written in one transaction; the mail is then dispatched to
+ * the job queue.
  *
  * Verification is race-free on SQLite and Postgres alike: every try first reserves one of the 5
  * attempts with a conditional UPDATE (`attempts < 5`, checked by affected rows), then compares;
@@ -12,7 +17,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import { AdminUser } from './admin-user.entity';
@@ -42,28 +47,44 @@ export class OtpService {
     private readonly outbox: MailOutboxService,
   ) {}
 
-  /** Issues a new code for the admin (replacing any earlier one) and queues its mail. */
-  async issue(user: AdminUser): Promise<{ expiresAt: number }> {
+  /** Who asked: an HMAC of the client address (the same address always gives the same value). */
+  requesterOf(ip: string | undefined): string {
+    return createHmac('sha256', this.secret.key('otp-hmac')).update(`requester:${ip ?? 'unknown'}`).digest('hex');
+  }
+
+  /**
+   * Issues a new code for the admin, replacing the one this requester had (its mail is superseded
+   * if still unsent), and queues its mail. Codes other requesters asked for stay valid.
+   */
+  async issue(user: AdminUser, requester: string): Promise<{ expiresAt: number }> {
     const now = this.clock.now();
     const id = randomUUID();
     const code = generateCode();
     const expiresAt = now + OTP_TTL_MS;
     const outboxId = await writeTransaction(this.dataSource, async (manager) => {
-      await manager.delete(OneTimeCode, { userId: user.id });
-      await manager.insert(OneTimeCode, { id, userId: user.id, codeHash: this.hash(id, code), createdAt: now, expiresAt, usedAt: null, attempts: 0 });
-      return this.outbox.add(manager, otpMail(user.email, user.name, code, OTP_TTL_MS / 60_000), {
+      const replaced = await this.ownCodes(manager, user.id, requester).getMany();
+      await manager
+        .createQueryBuilder()
+        .delete()
+        .from(OneTimeCode)
+        .where('user_id = :user AND (requester = :requester OR requester IS NULL OR expires_at <= :now OR used_at IS NOT NULL)', { user: user.id, requester, now })
+        .execute();
+      await this.outbox.supersede(manager, replaced.map((r) => r.mailId).filter((m): m is string => m !== null));
+      const mailId = await this.outbox.add(manager, otpMail(user.email, user.name, code, OTP_TTL_MS / 60_000), {
         kind: 'otp',
         expiresAt: Date.now() + OTP_TTL_MS,
-        supersedePending: true,
       });
+      await manager.insert(OneTimeCode, { id, userId: user.id, codeHash: this.hash(id, code), createdAt: now, expiresAt, usedAt: null, attempts: 0, requester, mailId });
+      return mailId;
     });
     void this.outbox.dispatch(outboxId);
     return { expiresAt };
   }
 
-  async verify(user: AdminUser, code: string): Promise<OtpResult> {
+  /** Checks `code` against the live code this requester asked for (another requester's code is never tried). */
+  async verify(user: AdminUser, code: string, requester: string): Promise<OtpResult> {
     const now = this.clock.now();
-    const row = await this.codes.findOne({ where: { userId: user.id, usedAt: IsNull() }, order: { createdAt: 'DESC' } });
+    const row = await this.ownCodes(this.codes.manager, user.id, requester).andWhere('c.used_at IS NULL').orderBy('c.created_at', 'DESC').getOne();
     if (!row) return { ok: false, reason: 'none' };
     if (row.expiresAt <= now) return { ok: false, reason: 'expired' };
     if (row.attempts >= OTP_MAX_ATTEMPTS) return { ok: false, reason: 'too_many' };
@@ -93,6 +114,15 @@ export class OtpService {
         .execute(),
     );
     return consumed.affected ? { ok: true } : { ok: false, reason: await this.whyUnavailable(row.id, now) };
+  }
+
+  /** The user's codes asked for by `requester` (and codes from before requesters were recorded). */
+  private ownCodes(manager: EntityManager, userId: string, requester: string) {
+    return manager
+      .getRepository(OneTimeCode)
+      .createQueryBuilder('c')
+      .where('c.user_id = :userId', { userId })
+      .andWhere(new Brackets((w) => w.where('c.requester = :requester', { requester }).orWhere('c.requester IS NULL')));
   }
 
   private async whyUnavailable(id: string, now: number): Promise<OtpFailure> {

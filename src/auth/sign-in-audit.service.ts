@@ -39,6 +39,15 @@ export class SignInAuditService {
     }
   }
 
+  /** Whether this admin signed in successfully from this address since `since` (epoch ms). */
+  async signedInFrom(userId: string, ip: string | undefined, since: number): Promise<boolean> {
+    if (!ip) return false;
+    return this.events
+      .createQueryBuilder('e')
+      .where('e.user_id = :userId AND e.outcome = :outcome AND e.ip = :ip AND e.created_at > :since', { userId, outcome: 'success', ip: ip.slice(0, 64), since })
+      .getExists();
+  }
+
   countLastDay(outcome: SignInOutcome): Promise<number> {
     return this.events
       .createQueryBuilder('e')

@@ -76,6 +76,17 @@ export class MailOutboxService implements OnModuleInit, OnApplicationBootstrap, 
     await this.sweeping;
   }
 
+  /** Marks these mails superseded (not sent) if they are still pending, in the caller's transaction. */
+  async supersede(manager: EntityManager, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .update(MailOutbox)
+      .set({ status: 'superseded', payload: null, lockedUntil: null })
+      .where('id IN (:...ids) AND status = :pending', { ids, pending: 'pending' })
+      .execute();
+  }
+
   /** Writes the mail to the outbox in the caller's transaction; returns the row id for `dispatch`. */
   async add(manager: EntityManager, mail: OutgoingMail, options: AddMailOptions): Promise<string> {
     const now = Date.now();

@@ -1,4 +1,4 @@
-import { RateLimiter, RateLimitResult, RateLimitRule } from './rate-limiter';
+import { RateLimiter, RateLimitResult, RateLimitRule, spacingMs } from './rate-limiter';
 
 /** Counters of one process: a sorted list of hit times per key, pruned on every hit. */
 export class MemoryRateLimiter implements RateLimiter {
@@ -12,6 +12,12 @@ export class MemoryRateLimiter implements RateLimiter {
     if (times.length >= rule.limit) {
       this.hits.set(key, times);
       return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, times[0] + rule.windowMs - now) };
+    }
+    const wait = spacingMs(rule.spacing, times.length);
+    const spaced = wait > 0 && times.length > 0 ? times[times.length - 1] + wait : 0;
+    if (now < spaced) {
+      this.hits.set(key, times);
+      return { allowed: false, remaining: rule.limit - times.length, retryAfterMs: Math.max(1, spaced - now) };
     }
     times.push(now);
     this.hits.set(key, times);

@@ -42,6 +42,25 @@ function contract(name: string, make: () => RateLimiter, suite: jest.Describe = 
       expect((await limiter.hit(key, one, t0 + 30_000)).allowed).toBe(true);
     });
 
+    it('spacing: after `after` hits each further hit must wait base x 2^n after the newest (capped), and is never locked out', async () => {
+      const spaced = { limit: 1_000, windowMs: 3_600_000, spacing: { after: 2, baseMs: 1000, maxMs: 4000 } };
+      expect((await limiter.hit(key, spaced, t0)).allowed).toBe(true);
+      expect((await limiter.hit(key, spaced, t0 + 1)).allowed).toBe(true);
+      // 2 hits: the next waits 1 s after the newest (t0 + 1).
+      expect(await limiter.hit(key, spaced, t0 + 500)).toMatchObject({ allowed: false, retryAfterMs: 501 });
+      expect((await limiter.hit(key, spaced, t0 + 1001)).allowed).toBe(true);
+      // 3 hits: 2 s; 4 hits: 4 s; 5 hits: still 4 s (the cap).
+      expect(await limiter.hit(key, spaced, t0 + 2000)).toMatchObject({ allowed: false, retryAfterMs: 1001 });
+      expect((await limiter.hit(key, spaced, t0 + 3001)).allowed).toBe(true);
+      expect(await limiter.hit(key, spaced, t0 + 6000)).toMatchObject({ allowed: false, retryAfterMs: 1001 });
+      expect((await limiter.hit(key, spaced, t0 + 7001)).allowed).toBe(true);
+      expect((await limiter.hit(key, spaced, t0 + 11_000)).allowed).toBe(false);
+      expect((await limiter.hit(key, spaced, t0 + 11_001)).allowed).toBe(true);
+      // A success resets the count: no wait any more.
+      await limiter.reset(key);
+      expect((await limiter.hit(key, spaced, t0 + 11_002)).allowed).toBe(true);
+    });
+
     it('keeps keys apart, and reset forgets a key', async () => {
       const one = { limit: 1, windowMs: 30_000 };
       await limiter.hit(key, one, t0);

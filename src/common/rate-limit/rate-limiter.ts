@@ -1,12 +1,31 @@
 /**
  * Rate-limit counters behind one interface: a sliding log per key ("at most `limit` hits in any
- * `windowMs`"). In memory by default; in Redis with REDIS_URL, so every server counts together.
- * The caller passes `now`, so an injected clock drives both implementations.
+ * `windowMs`"), optionally with a growing delay between hits once the window holds `spacing.after`
+ * of them (slows rather than locks). In memory by default; in Redis with REDIS_URL, so every
+ * server counts together. The caller passes `now`, so an injected clock drives both
+ * implementations.
  */
 export interface RateLimitRule {
   /** Most hits allowed in any window. */
   limit: number;
   windowMs: number;
+  /**
+   * Once the window holds `after` hits or more, the next one must come at least
+   * min(maxMs, baseMs x 2^(hits - after)) after the newest: 1 s, 2 s, 4 s, ... up to maxMs.
+   */
+  spacing?: RateLimitSpacing;
+}
+
+export interface RateLimitSpacing {
+  after: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+/** The wait a spaced rule asks for after `hits` hits in the window (0 below `after`). */
+export function spacingMs(spacing: RateLimitSpacing | undefined, hits: number): number {
+  if (!spacing || hits < spacing.after) return 0;
+  return Math.min(spacing.maxMs, spacing.baseMs * 2 ** Math.min(40, hits - spacing.after));
 }
 
 export interface RateLimitResult {

@@ -17,23 +17,36 @@ local key = KEYS[1]
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
+local after = tonumber(ARGV[5])
+local base = tonumber(ARGV[6])
+local max = tonumber(ARGV[7])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local count = redis.call('ZCARD', key)
-if count < limit then
-  redis.call('ZADD', key, now, ARGV[4])
-  redis.call('PEXPIRE', key, window)
-  return {1, limit - count - 1, 0}
+if count >= limit then
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local retry = tonumber(oldest[2]) + window - now
+  if retry < 1 then retry = 1 end
+  return {0, 0, retry}
 end
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-local retry = tonumber(oldest[2]) + window - now
-if retry < 1 then retry = 1 end
-return {0, 0, retry}
+if after >= 0 and count >= after and count > 0 then
+  local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  local wait = base * 2 ^ math.min(40, count - after)
+  if wait > max then wait = max end
+  local retry = tonumber(newest[2]) + wait - now
+  if retry > 0 then
+    if retry < 1 then retry = 1 end
+    return {0, limit - count, math.ceil(retry)}
+  end
+end
+redis.call('ZADD', key, now, ARGV[4])
+redis.call('PEXPIRE', key, window)
+return {1, limit - count - 1, 0}
 `;
 
 const FIRST_CONNECT_WAIT_MS = 1000;
 
 type SlidingLogRedis = Redis & {
-  slidingLog(key: string, now: number, windowMs: number, limit: number, member: string): Promise<[number, number, number]>;
+  slidingLog(key: string, now: number, windowMs: number, limit: number, member: string, after: number, baseMs: number, maxMs: number): Promise<[number, number, number]>;
 };
 
 export class RedisRateLimiter implements RateLimiter {
@@ -65,6 +78,9 @@ export class RedisRateLimiter implements RateLimiter {
         rule.windowMs,
         rule.limit,
         `${now}-${randomBytes(6).toString('hex')}`,
+        rule.spacing?.after ?? -1,
+        rule.spacing?.baseMs ?? 0,
+        rule.spacing?.maxMs ?? 0,
       );
       return { allowed: allowed === 1, remaining, retryAfterMs };
     } catch (error) {

@@ -8,6 +8,7 @@ import { AnalyticsPostgres1732190500000 } from './postgres/1732190500000-analyti
 import { KnowledgeSearchPostgres1732190600000 } from './postgres/1732190600000-knowledge-search';
 import { KnowledgePostingsReadsPostgres1732190700000 } from './postgres/1732190700000-knowledge-postings-reads';
 import { UsageAnsweredPostgres1732190800000 } from './postgres/1732190800000-usage-answered';
+import { OtpRequesterPostgres1732190900000 } from './postgres/1732190900000-otp-requester';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -16,6 +17,7 @@ import { AgentsSqlite1732190400000 } from './sqlite/1732190400000-agents';
 import { AnalyticsSqlite1732190500000 } from './sqlite/1732190500000-analytics';
 import { KnowledgeSearchSqlite1732190600000 } from './sqlite/1732190600000-knowledge-search';
 import { UsageAnsweredSqlite1732190800000 } from './sqlite/1732190800000-usage-answered';
+import { OtpRequesterSqlite1732190900000 } from './sqlite/1732190900000-otp-requester';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -26,6 +28,7 @@ export const SQLITE_MIGRATIONS = [
   AnalyticsSqlite1732190500000,
   KnowledgeSearchSqlite1732190600000,
   UsageAnsweredSqlite1732190800000,
+  OtpRequesterSqlite1732190900000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -37,4 +40,5 @@ export const POSTGRES_MIGRATIONS = [
   KnowledgeSearchPostgres1732190600000,
   KnowledgePostingsReadsPostgres1732190700000,
   UsageAnsweredPostgres1732190800000,
+  OtpRequesterPostgres1732190900000,
 ];
