@@ -74,6 +74,34 @@ const log = (message: string): void => void process.stderr.write(`[bench] ${mess
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ------------------------------------------------------------------------------------------------
+// Progress watchdog: a phase that makes no progress for STALL_MS is reported (what was in flight,
+// which child calls were pending) and the run stops, instead of sitting idle until the deadline.
+
+const STALL_MS = 60_000;
+
+const progress = {
+  phase: 'start',
+  lastAt: performance.now(),
+  inFlight: new Map<string, number>(),
+  pendingCalls: new Set<string>(),
+  step(phase: string): void {
+    this.phase = phase;
+    this.lastAt = performance.now();
+  },
+  streamStarted(kind: string): void {
+    this.inFlight.set(kind, (this.inFlight.get(kind) ?? 0) + 1);
+  },
+  streamEnded(kind: string): void {
+    this.inFlight.set(kind, (this.inFlight.get(kind) ?? 1) - 1);
+    this.lastAt = performance.now();
+  },
+  describe(): string {
+    const streams = [...this.inFlight].filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+    return `phase "${this.phase}", streams in flight: ${streams}; child calls pending: ${[...this.pendingCalls].join(', ') || 'none'}`;
+  },
+};
+
+// ------------------------------------------------------------------------------------------------
 // Child processes
 
 class Child {
@@ -110,6 +138,8 @@ class Child {
 
   call<T = unknown>(cmd: string, args?: unknown, timeoutMs = 60_000): Promise<T> {
     const id = this.nextId++;
+    const label = `${this.role}.${cmd}#${id}`;
+    progress.pendingCalls.add(label);
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -117,7 +147,7 @@ class Child {
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.proc.send({ id, cmd, args });
-    });
+    }).finally(() => progress.pendingCalls.delete(label));
   }
 
   async cpuUs(): Promise<number> {
@@ -276,13 +306,21 @@ class RelayClient {
   }
 }
 
-/** A direct streaming SDK call to the mock, with the request body the app sends for `query`. */
+/**
+ * A direct streaming SDK call to the mock, with the request body the app sends for `query`.
+ * Bounded as a whole by STREAM_TIMEOUT_MS: the SDK's own `timeout` only covers the wait for the
+ * response headers, so a body that stopped arriving used to wait forever (undici's own body
+ * timeout is 5 minutes), and with it the whole benchmark.
+ */
 async function directStream(client: OpenAI, body: ChatCompletionCreateParamsStreaming): Promise<Sample> {
   const sample: Sample = { ok: false, ttftMs: NaN, totalMs: NaN, frames: 0, tokens: 0 };
   let text = '';
   const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), STREAM_TIMEOUT_MS);
+  progress.streamStarted('direct');
   try {
-    const stream = await client.chat.completions.create(body, { maxRetries: 0, timeout: STREAM_TIMEOUT_MS });
+    const stream = await client.chat.completions.create(body, { maxRetries: 0, timeout: STREAM_TIMEOUT_MS, signal: controller.signal });
     for await (const chunk of stream) {
       const t = chunk.choices?.[0]?.delta?.content;
       if (!t) continue;
@@ -292,7 +330,10 @@ async function directStream(client: OpenAI, body: ChatCompletionCreateParamsStre
     }
     sample.ok = true;
   } catch (error) {
-    sample.error = String(error);
+    sample.error = controller.signal.aborted ? 'timeout' : String(error);
+  } finally {
+    clearTimeout(timer);
+    progress.streamEnded('direct');
   }
   sample.totalMs = performance.now() - started;
   sample.tokens = countTokens(text);
@@ -371,6 +412,7 @@ interface PhaseOptions {
 }
 
 async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions): Promise<PhaseResult> {
+  progress.step(`${kind} x${n}${options.gapMs ? ' steady' : ''}`);
   const server = kind === 'relay' ? b.relay : kind === 'direct' ? undefined : b.app;
   await b.mock.call('stats');
   if (kind === 'app' || kind === 'app-uncoalesced') {
@@ -388,10 +430,11 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
     const slot = i % b.appClients.length;
     inFlightAtStart.push(inFlight);
     inFlight++;
+    if (kind !== 'direct') progress.streamStarted(kind);
     const run =
       kind === 'direct' ? directStream(b.sdk, b.bodies.get(query)!)
-      : kind === 'relay' ? b.relayClients[slot].stream(query)
-      : b.appClients[slot].stream(query);
+      : kind === 'relay' ? b.relayClients[slot].stream(query).finally(() => progress.streamEnded(kind))
+      : b.appClients[slot].stream(query).finally(() => progress.streamEnded(kind));
     return run.finally(() => inFlight--);
   };
   const started = performance.now();
@@ -492,6 +535,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }, DEADLINE_MS);
   deadline.unref();
+  const watchdog = setInterval(() => {
+    if (performance.now() - progress.lastAt < STALL_MS) return;
+    log(`no progress for ${STALL_MS / 1000} s: ${progress.describe()}; stopping`);
+    for (const c of children) c.kill();
+    process.exit(1);
+  }, 5_000);
+  watchdog.unref();
 
   log(`starting mock LLM (${TOKENS} deltas, ${DELAY_MS} ms apart), app and bare ws relay in child processes`);
   const mock = new Child('mock');
