@@ -4,6 +4,7 @@
  * rather than 500, and the start can say what went wrong.
  */
 import { AppError } from './app-error';
+import { redactUrl } from './redact-url';
 
 /** Socket-level failures (Node / pg) and Postgres SQLSTATEs of a server going away or not accepting. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
@@ -11,7 +12,7 @@ const POSTGRES_UNAVAILABLE = /^(08\d\d\d|57P01|57P02|57P03|53300)$/;
 /** SQLite: the file cannot be opened or read, or stays locked past the busy timeout. */
 const SQLITE_UNAVAILABLE = new Set(['SQLITE_CANTOPEN', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_NOTADB']);
 const MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection with \w+ database is not established|Cannot use a pool after calling end|the database system is (starting up|shutting down)|terminating connection due to administrator command|SQLITE_MISUSE: Database is closed|Database is closed/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection with \w+ database is not established|Driver not Connected|Cannot use a pool after calling end|the database system is (starting up|shutting down)|terminating connection due to administrator command|SQLITE_MISUSE: Database is closed|Database is closed/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth += 1) {
@@ -32,11 +33,5 @@ export function databaseUnavailableError(): AppError {
 
 /** `postgres://user:***@host:port/db` (the password never reaches a log line). */
 export function describeDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'DATABASE_URL';
-  }
+  return redactUrl(url, 'DATABASE_URL');
 }

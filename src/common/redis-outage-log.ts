@@ -7,6 +7,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { redactUrl } from './redact-url';
 
 export const OUTAGE_REMINDER_MS = 60_000;
 /** Errors that are not about the connection (a bad command, a script error) are still logged, each message at most this often. */
@@ -27,16 +28,6 @@ export function isRedisConnectionError(error: unknown): boolean {
   return CONNECTION_ERROR.test(messageOf(error));
 }
 
-/** Hides a password in the URL before it reaches a log line. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis';
-  }
-}
 
 const registry = new Map<string, RedisOutageLog>();
 
@@ -55,7 +46,7 @@ export class RedisOutageLog {
 
   /** The log of one Redis (by URL) for this process: all its connections share it. */
   static for(redisUrl: string): RedisOutageLog {
-    const where = redactRedisUrl(redisUrl);
+    const where = redactUrl(redisUrl, 'redis');
     let log = registry.get(where);
     if (!log) registry.set(where, (log = new RedisOutageLog(where)));
     return log;
