@@ -20,7 +20,7 @@ export interface ChatLoad {
 }
 
 const QUESTIONS = ['How many vacation days do I get?', 'How do I reset my password?', 'How long does shipping take?', 'How do I handle a price objection?'];
-const VERTICALS = ['hr', 'customer-service', 'customer-service', 'sales'];
+const VERTICALS = ['hr', 'customer-service', 'customer-service', 'sales'] as const;
 
 export async function startChatLoad(url: string, options: { sockets: number; rest: number; pauseMs?: number }): Promise<ChatLoad> {
   const result: LoadResult = { sent: 0, answered: 0, failures: {}, replyIds: [] };
