@@ -409,6 +409,8 @@ class CorpusWriter {
       category: capitalise(this.word()),
       vertical,
       tags: [this.word(), this.word()],
+      jurisdiction: null,
+      subRegion: null,
     };
   }
 }

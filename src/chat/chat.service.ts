@@ -19,6 +19,7 @@ import type { ErrorCode } from '../shared/contracts/http';
 import type { ChatRequest } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
 import { buildPrompt } from './prompt-builder';
+import { describeJurisdiction } from '../retrieval/jurisdiction';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -116,11 +117,14 @@ export class ChatService implements BeforeApplicationShutdown {
     // Only passages above the relevance floor reach the prompt; when none do, the (enabled)
     // vertical whose knowledge matches is suggested.
     const elsewhere = KNOWLEDGE_VERTICAL_IDS.filter((id) => id !== request.vertical && this.agents.isVerticalEnabled(id));
-    const retrieval = await this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere });
+    // A legal question reads its jurisdiction's items and general ones, never another jurisdiction's.
+    const jurisdiction = request.vertical === 'legal' ? (request.jurisdiction ? { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } : null) : undefined;
+    const retrieval = await this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere, jurisdiction });
     const passages: LlmPassage[] = retrieval.passages.map((p) => ({ itemId: p.itemId, title: p.title, text: p.text, score: p.score }));
     const suggested = retrieval.suggestedVertical ? getVertical(retrieval.suggestedVertical) : undefined;
     const suggestedVertical = suggested ? { id: suggested.id, name: suggested.name } : undefined;
-    const messages = buildPrompt(agent, request, passages, suggestedVertical);
+    const generalOnlyFor = retrieval.generalOnly && request.jurisdiction ? describeJurisdiction(request.jurisdiction) : undefined;
+    const messages = buildPrompt(agent, request, passages, { suggestedVertical, generalOnlyFor });
 
     const upstream = new AbortController();
     let stopReason: StopReason | 'cancelled' | undefined;
@@ -148,7 +152,7 @@ export class ChatService implements BeforeApplicationShutdown {
     try {
       if (agent.unavailable) throw new AppError('provider_error', agent.unavailable);
       for await (const chunk of provider.stream(
-        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical } },
+        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical, generalOnlyFor } },
         upstream.signal,
       )) {
         if (upstream.signal.aborted) break;
@@ -191,6 +195,7 @@ export class ChatService implements BeforeApplicationShutdown {
       sources: retrieval.sources,
       answered: retrieval.answered,
       ...(suggested ? { suggestedVertical: suggested.id } : {}),
+      ...(generalOnlyFor ? { generalOnly: true } : {}),
       replyId: event.id,
       usage: {
         promptTokens: event.promptTokens,

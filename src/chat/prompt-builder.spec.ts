@@ -57,7 +57,17 @@ describe('buildPrompt', () => {
     expect(plain.content).toContain('No knowledge base article matched this question.');
     expect(plain.content).toMatch(/rephrase/);
     expect(plain.content).not.toContain('Employee Support');
-    const [suggesting] = buildPrompt(agent, request, [], { id: 'hr', name: 'Employee Support' });
+    const [suggesting] = buildPrompt(agent, request, [], { suggestedVertical: { id: 'hr', name: 'Employee Support' } });
     expect(suggesting.content).toContain('this looks like an Employee Support question they can ask in the Employee Support tab');
+  });
+
+  it('a legal answer from general items only: tells the model to say it found nothing specific to the jurisdiction', () => {
+    const request = { query: 'What is a deposit?', vertical: 'legal' as const, userId: 'u', language: DEFAULT_LANGUAGE, history: [] };
+    const passage = { itemId: 'a', title: 'Deposits', score: 1, text: 'A deposit is money paid up front.' };
+    const [specific] = buildPrompt(agent, request, [passage]);
+    expect(specific.content).not.toContain('nothing specific');
+    const [general] = buildPrompt(agent, request, [passage], { generalOnlyFor: 'Scotland, United Kingdom' });
+    expect(general.content).toContain('The knowledge base has nothing specific to Scotland, United Kingdom');
+    expect(general.content).toMatch(/Say so at the start of your reply/);
   });
 });

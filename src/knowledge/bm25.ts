@@ -270,6 +270,8 @@ export interface TopKOptions extends ScoringScope {
   limit: number;
   /** Only chunks of this vertical code (-1: all). */
   code: number;
+  /** Chunk ids never ranked (e.g. another jurisdiction's legal chunks); scored as if absent. */
+  exclude?: ReadonlySet<number>;
 }
 
 export interface TopKHit {
@@ -304,6 +306,7 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
   const impacts = terms.map((t) => impactsOf(t.postings, options));
   const weights = Float64Array.from(terms, (t) => (t.weight > 0 ? t.weight : 0));
   const wantCode = options.code;
+  const exclude = options.exclude !== undefined && options.exclude.size > 0 ? options.exclude : undefined;
 
   // Blocks in ascending order of first chunk id (a merge of the terms' block lists), each with
   // its (term, segment) entries and its bound.
@@ -387,12 +390,14 @@ export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
         }
       }
     }
-    // Only chunks that can get in are offered (the heap settles ties by id).
+    // Only chunks that can get in are offered (the heap settles ties by id). An excluded chunk
+    // is dropped here: the bound of its block may count it, which only makes the bound looser.
     let floor = heap.full() ? heap.lowestScore() : -Infinity;
     for (let j = 0; j < nTouched; j++) {
       const off = touched[j];
       const score = acc[off];
       acc[off] = 0;
+      if (exclude !== undefined && exclude.has(base + off)) continue;
       if (score >= floor) {
         heap.offer(score, base + off);
         if (heap.full()) floor = heap.lowestScore();
@@ -795,6 +800,8 @@ export interface StemmedQuery {
 
 export interface PostingsSearchOptions {
   vertical?: string;
+  /** Chunk ids left out of the ranking (TopKOptions.exclude). */
+  exclude?: ReadonlySet<number>;
   limit: number;
   /** Fetch the winners' text (else ChunkRow.text is ''). */
   withText: boolean;
@@ -806,7 +813,7 @@ export interface PostingsSearchOptions {
 }
 
 /** How a dialect scores: everything in PostingsSearchOptions but what one search asks. */
-export type ScoringOptions = Omit<PostingsSearchOptions, 'vertical' | 'limit' | 'withText'>;
+export type ScoringOptions = Omit<PostingsSearchOptions, 'vertical' | 'exclude' | 'limit' | 'withText'>;
 
 /** Reads attempted before a search gives up waiting for a quiet moment between writes. */
 const READ_ATTEMPTS = 3;
@@ -973,6 +980,7 @@ function rank(inputs: RankInputs, query: StemmedQuery, options: PostingsSearchOp
   const topKOptions: TopKOptions = {
     limit: options.limit,
     code: scope.code ?? -1,
+    exclude: options.exclude,
     dfCode: options.scopedStatistics ? (scope.code ?? -1) : -1,
     n: basis.n,
     avgdl: Math.max(basis.avgdl, options.avgdlFloor),

@@ -31,6 +31,14 @@ export class KnowledgeChunk {
   @Column({ type: 'varchar', length: 40 })
   vertical: string;
 
+  /**
+   * The item's jurisdiction as one key, copied like the vertical so that a legal search can leave
+   * out other jurisdictions' chunks without a join: `US` (all of it) or `US/California`; null for
+   * items without a jurisdiction (general information). See jurisdictionKey().
+   */
+  @Column({ type: 'varchar', length: 120, nullable: true })
+  jurisdiction: string | null;
+
   /** The item's title, repeated on every chunk so title words are weighted in every passage. */
   @Column({ type: 'varchar', length: 200 })
   title: string;

@@ -32,6 +32,14 @@ export class KnowledgeItem {
   @JsonColumn()
   tags: string[];
 
+  /** Legal items: the jurisdiction code whose law the item states (e.g. US); null: general information. */
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  jurisdiction: string | null;
+
+  /** Legal items: the state, region or emirate within the jurisdiction; null: all of it. */
+  @Column({ name: 'sub_region', type: 'varchar', length: 100, nullable: true })
+  subRegion: string | null;
+
   @EpochMsColumn({ name: 'created_at' })
   createdAt: number;
 

@@ -9,7 +9,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
 import type { CheckedAttachment, CheckedKnowledgeItem, KnowledgeAttachment as KnowledgeAttachmentView, KnowledgeItem as KnowledgeItemView } from '../shared/contracts/knowledge';
 import { EARLIEST_DATE_MS, LATEST_DATE_MS } from '../shared/contracts/rules';
 import { chunkContent } from './chunker';
@@ -29,6 +29,8 @@ import {
   SUGGEST_CONFIDENCE,
   WEAK_MATCH,
 } from '../retrieval/relevance';
+import { allowedKeys, isAllowed, jurisdictionKey, VisitorJurisdiction } from '../retrieval/jurisdiction';
+import { portableSql } from '../database/sql';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmReport } from './search-index';
 import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
@@ -43,6 +45,10 @@ export type { KnowledgeAttachmentView, KnowledgeItemView };
 
 export interface KnowledgeListOptions {
   vertical?: string;
+  /** Items of this jurisdiction (a code), or 'none' for items without one. */
+  jurisdiction?: string;
+  /** With `jurisdiction`: its items of this sub-region. */
+  subRegion?: string;
   /** Free text: items ranked by relevance, then items merely containing the text. */
   search?: string;
 }
@@ -89,6 +95,12 @@ export interface RetrieveOptions {
    * vertical is suggested (Retrieval.suggestedVertical; see WEAK_MATCH in relevance.ts).
    */
   elsewhere?: readonly string[];
+  /**
+   * A legal question's scope: the visitor's jurisdiction (and sub-region), or null for none. Set,
+   * only items of that jurisdiction and sub-region and items without a jurisdiction are ranked;
+   * another jurisdiction's are left out by the search itself. Unset: no jurisdiction filter.
+   */
+  jurisdiction?: VisitorJurisdiction | null;
 }
 
 export interface Retrieval {
@@ -115,6 +127,11 @@ export interface Retrieval {
   candidates?: RankedAnswer[];
   /** With `elsewhere`, when not answered: the vertical whose knowledge matches the question. */
   suggestedVertical?: string;
+  /**
+   * With `jurisdiction`, when answered: true when every cited item is general information (none
+   * is specific to the visitor's jurisdiction or sub-region), so the reply can say so.
+   */
+  generalOnly?: boolean;
 }
 
 /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it (admin list). */
@@ -129,7 +146,7 @@ const LIST_CANDIDATES = 2000;
 const CHUNK_INSERT_BATCH = 1000;
 
 /** A knowledge_chunks row to insert. */
-type ChunkRowInput = Pick<KnowledgeChunk, 'itemId' | 'ord' | 'vertical' | 'title' | 'text' | 'tokenCount'>;
+type ChunkRowInput = Pick<KnowledgeChunk, 'itemId' | 'ord' | 'vertical' | 'jurisdiction' | 'title' | 'text' | 'tokenCount'>;
 
 /** The chunks of an item: its content's, then each text attachment's, numbered in that order. */
 function chunkRowsOf(item: KnowledgeItem, attachments: KnowledgeAttachment[]): ChunkRowInput[] {
@@ -139,6 +156,7 @@ function chunkRowsOf(item: KnowledgeItem, attachments: KnowledgeAttachment[]): C
     itemId: item.id,
     ord,
     vertical: item.vertical,
+    jurisdiction: jurisdictionKey(item.jurisdiction, item.subRegion),
     title: item.title,
     text: chunk.text,
     tokenCount: chunk.tokenCount,
@@ -209,6 +227,8 @@ function viewOf(item: KnowledgeItem, attachments: KnowledgeAttachmentView[]): Kn
     vertical: item.vertical,
     tags: item.tags,
     attachments,
+    jurisdiction: item.jurisdiction ?? null,
+    subRegion: item.subRegion ?? null,
     createdAt: new Date(item.createdAt).toISOString(),
     updatedAt: new Date(item.updatedAt).toISOString(),
   };
@@ -297,7 +317,16 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       await manager.update(
         KnowledgeItem,
         { id },
-        { title: existing.title, content: existing.content, category: existing.category, vertical: existing.vertical, tags: existing.tags, updatedAt: existing.updatedAt },
+        {
+          title: existing.title,
+          content: existing.content,
+          category: existing.category,
+          vertical: existing.vertical,
+          tags: existing.tags,
+          jurisdiction: existing.jurisdiction ?? null,
+          subRegion: existing.subRegion ?? null,
+          updatedAt: existing.updatedAt,
+        },
       );
       const stored =
         attachments === undefined
@@ -362,12 +391,13 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     // eslint-disable-next-line no-control-regex
     const search = (options.search ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 500);
     const newestFirst = { updatedAt: 'DESC', createdAt: 'DESC', id: 'ASC' } as const;
-    if (search === '') {
-      return repo.find({
-        where: options.vertical === undefined ? {} : { vertical: options.vertical as KnowledgeVertical },
-        order: newestFirst,
-      });
+    const where: FindOptionsWhere<KnowledgeItem> = {};
+    if (options.vertical !== undefined) where.vertical = options.vertical as KnowledgeVertical;
+    if (options.jurisdiction !== undefined) {
+      where.jurisdiction = options.jurisdiction === 'none' ? IsNull() : options.jurisdiction;
+      if (options.subRegion !== undefined && options.jurisdiction !== 'none') where.subRegion = options.subRegion;
     }
+    if (search === '') return repo.find({ where, order: newestFirst });
 
     // The items with the admin's own words, by BM25; then those found only through related words
     // of the support thesaurus (a rare synonym would otherwise outrank the word itself: "refund"
@@ -378,7 +408,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       .map((r) => r.itemId)
       .filter((id) => !seen.has(id));
     const rankedIds = [...literal, ...related];
-    const found = rankedIds.length > 0 ? await repo.findBy({ id: In(rankedIds) }) : [];
+    const found = rankedIds.length > 0 ? await repo.findBy({ ...where, id: In(rankedIds) }) : [];
     const byId = new Map(found.map((item) => [item.id, item]));
 
     const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -393,6 +423,11 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       .addOrderBy('item.createdAt', 'DESC')
       .addOrderBy('item.id', 'ASC');
     if (options.vertical !== undefined) qb.andWhere('item.vertical = :vertical', { vertical: options.vertical });
+    if (where.jurisdiction !== undefined) {
+      if (options.jurisdiction === 'none') qb.andWhere('item.jurisdiction IS NULL');
+      else qb.andWhere('item.jurisdiction = :jurisdiction', { jurisdiction: options.jurisdiction });
+      if (where.subRegion !== undefined) qb.andWhere('item.subRegion = :subRegion', { subRegion: options.subRegion });
+    }
     const containing = await qb.getMany();
 
     const result = rankedIds.map((id) => byId.get(id)).filter((item): item is KnowledgeItem => item !== undefined);
@@ -437,11 +472,22 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     // The candidates without their text: only the passages chosen below need it.
     const expansions = options.expand === false ? [] : related;
     const weights = terms.map(termWeight);
+    // A legal question: other jurisdictions' chunks are left out while ranking (so they cannot
+    // crowd the visitor's out of the candidates), and checked again on the candidates found (a
+    // chunk written between the two reads).
+    const allowed = options.jurisdiction === undefined ? undefined : allowedKeys(options.jurisdiction);
+    const exclude = allowed && (await this.chunksOutside(allowed, options.vertical));
     const found = await this.index.searchScored(
       [...terms.map((text, i) => ({ text, weight: weights[i] })), ...expansions.map((e) => ({ text: e.term, weight: e.weight ?? EXPANSION_WEIGHT }))],
-      { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES, text: false },
+      { vertical: options.vertical, limit: RETRIEVAL_CANDIDATES, text: false, exclude },
     );
-    const ranked = rankAnswers(found.chunks, { terms, weights, expansions, idf: found.wordIdf }, params);
+    let chunks = found.chunks;
+    let keys: Map<number, string | null> | undefined;
+    if (allowed) {
+      keys = await this.chunkJurisdictions(chunks.map((c) => c.chunkId));
+      chunks = chunks.filter((c) => keys!.has(c.chunkId) && isAllowed(keys!.get(c.chunkId)!, allowed));
+    }
+    const ranked = rankAnswers(chunks, { terms, weights, expansions, idf: found.wordIdf }, params);
     const candidates = options.explain ? { candidates: ranked.slice(0, 30) } : {};
     if (ranked.length === 0) return { ...empty, ...candidates };
     const top = citable(ranked, limit, params);
@@ -472,7 +518,30 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       coverage: round(top[0].coverage),
       terms,
       ...candidates,
+      ...(keys && options.jurisdiction ? { generalOnly: top.every((item) => keys!.get(item.chunks[0].chunkId) === null) } : {}),
     };
+  }
+
+  /** Chunks with a jurisdiction outside `allowed` (of one vertical, or of all). */
+  private async chunksOutside(allowed: readonly string[], vertical: string | undefined): Promise<Set<number>> {
+    const params: unknown[] = [];
+    let sql = 'SELECT id FROM knowledge_chunks WHERE jurisdiction IS NOT NULL';
+    if (vertical !== undefined) {
+      params.push(vertical);
+      sql += ` AND vertical = $${params.length}`;
+    }
+    if (allowed.length > 0) {
+      sql += ` AND jurisdiction NOT IN (${allowed.map((key) => `$${params.push(key)}`).join(', ')})`;
+    }
+    const rows: { id: number | string }[] = await this.dataSource.query(portableSql(this.dataSource, sql), params);
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  /** The jurisdiction key of these chunks, by id (chunks that no longer exist are left out). */
+  private async chunkJurisdictions(ids: number[]): Promise<Map<number, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.chunks.find({ select: { id: true, jurisdiction: true }, where: { id: In(ids) } });
+    return new Map(rows.map((row) => [Number(row.id), row.jurisdiction ?? null]));
   }
 
   /**

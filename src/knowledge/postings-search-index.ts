@@ -63,6 +63,7 @@ export abstract class PostingsSearchIndex {
     const result = await searchPostings(reader, this.cache, query, {
       ...this.scoring,
       vertical: options.vertical,
+      exclude: options.exclude,
       limit: Math.max(1, Math.floor(options.limit)),
       withText: options.text !== false,
     });

@@ -16,6 +16,8 @@ export { BM25_B, BM25_K1, TITLE_WEIGHT } from './bm25';
 export interface SearchOptions {
   /** Only chunks of this vertical. */
   vertical?: string;
+  /** Chunks never returned, whatever they score (another jurisdiction's legal chunks). */
+  exclude?: ReadonlySet<number>;
   /** Most chunks to return (best first). */
   limit: number;
   /** false: ScoredChunk.text is '' (a caller that reads the text of a few chunks only). */

@@ -32,6 +32,11 @@ export interface LlmRequest {
     vertical: string;
     /** When no passage cleared the relevance floor: another vertical whose knowledge matches. */
     suggestedVertical?: { id: string; name: string };
+    /**
+     * A legal question answered from general items only: the visitor's jurisdiction ("California,
+     * United States"), which the reply says it found nothing specific to.
+     */
+    generalOnlyFor?: string;
   };
 }
 

@@ -180,6 +180,31 @@ describeBrowser('Knowledge Base tab in the browser', () => {
     expect((await page.request.get(`${t.url}/api/knowledge/${created.id}`)).status()).toBe(404);
   });
 
+  it('a Legal item gets a jurisdiction and a state in the editor, shows them as a badge, and the Legal filter narrows to them', async () => {
+    await page.getByRole('button', { name: 'New knowledge item' }).click();
+    await editorHeading('New Knowledge Item').waitFor();
+    await page.getByLabel('Title').fill('Security deposits in California');
+    await page.getByLabel('Content').fill('A landlord may ask for at most one month of rent as a security deposit.');
+    await page.getByLabel('Vertical', { exact: true }).selectOption({ label: 'Legal' });
+    await page.getByLabel('Jurisdiction', { exact: true }).selectOption('US');
+    await page.getByLabel('State', { exact: true }).selectOption('California');
+    await screenshot(page, 'knowledge-editor-legal');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await placeholder().waitFor();
+    const created = await eventually(() => itemTitled('Security deposits in California'), 5000, 'the legal item');
+    expect(created).toMatchObject({ vertical: 'legal', jurisdiction: 'US', subRegion: 'California' });
+    await list().getByRole('button', { name: /Security deposits in California/ }).getByText('US · California').waitFor();
+
+    await page.getByLabel('Filter by vertical').selectOption({ label: 'Legal' });
+    await page.getByLabel('Filter by jurisdiction').selectOption('none');
+    await list().getByRole('button', { name: /Security deposits in California/ }).waitFor({ state: 'detached' });
+    await page.getByLabel('Filter by jurisdiction').selectOption('US');
+    await page.getByLabel('Filter by sub-region').selectOption('California');
+    await list().getByRole('button', { name: /Security deposits in California/ }).waitFor();
+    await screenshot(page, 'knowledge-list-legal');
+    await page.getByLabel('Filter by vertical').selectOption({ label: 'All Verticals' });
+  });
+
   it('attaches a PNG and a TXT, previews both, saves them, and previews the stored text after reopening', async () => {
     const png = await renderPng(browser);
     const text = 'Step 1: switch off the mains.\nStep 2: connect the brown wire to L.';

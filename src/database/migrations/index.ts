@@ -9,6 +9,7 @@ import { KnowledgeSearchPostgres1732190600000 } from './postgres/1732190600000-k
 import { KnowledgePostingsReadsPostgres1732190700000 } from './postgres/1732190700000-knowledge-postings-reads';
 import { UsageAnsweredPostgres1732190800000 } from './postgres/1732190800000-usage-answered';
 import { OtpRequesterPostgres1732190900000 } from './postgres/1732190900000-otp-requester';
+import { KnowledgeJurisdictionPostgres1732191400000 } from './postgres/1732191400000-knowledge-jurisdiction';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -18,6 +19,7 @@ import { AnalyticsSqlite1732190500000 } from './sqlite/1732190500000-analytics';
 import { KnowledgeSearchSqlite1732190600000 } from './sqlite/1732190600000-knowledge-search';
 import { UsageAnsweredSqlite1732190800000 } from './sqlite/1732190800000-usage-answered';
 import { OtpRequesterSqlite1732190900000 } from './sqlite/1732190900000-otp-requester';
+import { KnowledgeJurisdictionSqlite1732191400000 } from './sqlite/1732191400000-knowledge-jurisdiction';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -29,6 +31,7 @@ export const SQLITE_MIGRATIONS = [
   KnowledgeSearchSqlite1732190600000,
   UsageAnsweredSqlite1732190800000,
   OtpRequesterSqlite1732190900000,
+  KnowledgeJurisdictionSqlite1732191400000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -41,4 +44,5 @@ export const POSTGRES_MIGRATIONS = [
   KnowledgePostingsReadsPostgres1732190700000,
   UsageAnsweredPostgres1732190800000,
   OtpRequesterPostgres1732190900000,
+  KnowledgeJurisdictionPostgres1732191400000,
 ];

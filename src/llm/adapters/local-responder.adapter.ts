@@ -30,6 +30,8 @@ interface Phrases {
   /** The vertical whose knowledge matches (its tab label, as the chat page shows it). */
   suggest: (vertical: string) => string;
   contact: string;
+  /** A legal answer from general items only: nothing specific to the visitor's jurisdiction (named in English). */
+  generalOnly: (where: string) => string;
 }
 
 /** By language code: every offered language (src/shared/catalog/languages.ts). */
@@ -41,6 +43,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'Could you rephrase the question or add a detail?',
     suggest: (v) => `This looks like ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} question: you can ask it in the ${v} tab.`,
     contact: "If it's urgent, please contact a member of our team.",
+    generalOnly: (where) => `I found only general information, nothing specific to ${where}.`,
   },
   es: {
     found: 'Esto es lo que encontré en nuestra base de conocimiento:',
@@ -49,6 +52,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: '¿Podría reformular la pregunta o añadir algún detalle?',
     suggest: (v) => `Parece una pregunta para ${v}: puede hacerla en la pestaña ${v}.`,
     contact: 'Si es urgente, póngase en contacto con un miembro de nuestro equipo.',
+    generalOnly: (where) => `Solo encontré información general, nada específico de ${where}.`,
   },
   fr: {
     found: 'Voici ce que j’ai trouvé dans notre base de connaissances :',
@@ -57,6 +61,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'Pourriez-vous reformuler la question ou ajouter une précision ?',
     suggest: (v) => `Cette question semble relever de ${v} : vous pouvez la poser dans l’onglet ${v}.`,
     contact: 'En cas d’urgence, contactez un membre de notre équipe.',
+    generalOnly: (where) => `Je n’ai trouvé que des informations générales, rien de spécifique à ${where}.`,
   },
   de: {
     found: 'Das habe ich in unserer Wissensdatenbank gefunden:',
@@ -65,6 +70,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'Könnten Sie die Frage umformulieren oder ein Detail ergänzen?',
     suggest: (v) => `Das scheint eine Frage für ${v} zu sein: Sie können sie im Tab „${v}“ stellen.`,
     contact: 'Wenn es dringend ist, wenden Sie sich bitte an ein Mitglied unseres Teams.',
+    generalOnly: (where) => `Ich habe nur allgemeine Informationen gefunden, nichts Spezifisches für ${where}.`,
   },
   zh: {
     found: '以下是我在知识库中找到的内容：',
@@ -73,6 +79,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: '您可以换一种说法，或补充一些细节吗？',
     suggest: (v) => `这似乎是 ${v} 方面的问题：您可以在“${v}”标签页中提问。`,
     contact: '如有紧急情况，请联系我们的团队成员。',
+    generalOnly: (where) => `我只找到了一般性信息，没有专门针对${where}的内容。`,
   },
   ja: {
     found: 'ナレッジベースで見つかった情報は次のとおりです：',
@@ -81,6 +88,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: '質問を言い換えるか、詳しい情報を加えていただけますか？',
     suggest: (v) => `これは ${v} に関するご質問のようです。「${v}」タブで質問してください。`,
     contact: 'お急ぎの場合は、担当チームまでお問い合わせください。',
+    generalOnly: (where) => `一般的な情報しか見つからず、${where}に特有の情報はありませんでした。`,
   },
   ko: {
     found: '지식 베이스에서 찾은 내용은 다음과 같습니다:',
@@ -89,6 +97,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: '질문을 다르게 표현하거나 자세한 내용을 덧붙여 주시겠어요?',
     suggest: (v) => `${v} 관련 질문인 것 같습니다. "${v}" 탭에서 질문해 주세요.`,
     contact: '급한 경우에는 저희 팀원에게 문의해 주세요.',
+    generalOnly: (where) => `일반적인 정보만 찾았으며, ${where}에 해당하는 구체적인 정보는 없습니다.`,
   },
   hi: {
     found: 'हमारे ज्ञानकोष में मुझे यह जानकारी मिली:',
@@ -97,6 +106,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'क्या आप प्रश्न को दूसरे शब्दों में पूछ सकते हैं या कोई विवरण जोड़ सकते हैं?',
     suggest: (v) => `यह ${v} से जुड़ा प्रश्न लगता है: आप इसे "${v}" टैब में पूछ सकते हैं।`,
     contact: 'यदि मामला अत्यावश्यक है, तो कृपया हमारी टीम के किसी सदस्य से संपर्क करें।',
+    generalOnly: (where) => `मुझे केवल सामान्य जानकारी मिली, ${where} के लिए विशेष रूप से कुछ नहीं।`,
   },
   pt: {
     found: 'Aqui está o que encontrei na nossa base de conhecimento:',
@@ -105,6 +115,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'Você pode reformular a pergunta ou acrescentar algum detalhe?',
     suggest: (v) => `Parece uma pergunta para ${v}: você pode fazê-la na aba ${v}.`,
     contact: 'Se for urgente, entre em contato com um membro da nossa equipe.',
+    generalOnly: (where) => `Só encontrei informações gerais, nada específico para ${where}.`,
   },
   it: {
     found: 'Ecco cosa ho trovato nella nostra base di conoscenza:',
@@ -113,6 +124,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'Può riformulare la domanda o aggiungere qualche dettaglio?',
     suggest: (v) => `Sembra una domanda per ${v}: può porla nella scheda ${v}.`,
     contact: 'Se è urgente, contatti un membro del nostro team.',
+    generalOnly: (where) => `Ho trovato solo informazioni generali, niente di specifico per ${where}.`,
   },
   ar: {
     found: 'إليك ما وجدته في قاعدة المعرفة لدينا:',
@@ -121,6 +133,7 @@ const PHRASES: Readonly<Record<string, Phrases>> = {
     rephrase: 'هل يمكنك إعادة صياغة السؤال أو إضافة بعض التفاصيل؟',
     suggest: (v) => `يبدو أن هذا سؤال يخص ${v}: يمكنك طرحه في تبويب "${v}".`,
     contact: 'إذا كان الأمر عاجلاً، يُرجى التواصل مع أحد أعضاء فريقنا.',
+    generalOnly: (where) => `لم أجد سوى معلومات عامة، ولا شيء خاص بـ${where}.`,
   },
 };
 
@@ -221,7 +234,8 @@ export function composeLocalAnswer(request: LlmRequest): string {
   if (sections.length === 0) return none();
   // The passages are quoted as written: say in which language when it is not the reply's.
   const written = detectLanguage(passages.map((p) => p.text).join('\n')) ?? 'en';
-  const lead = written === code ? phrases.found : `${phrases.found}\n${phrases.quotedIn(languageName(written, code))}`;
+  const found = grounding?.generalOnlyFor ? `${phrases.generalOnly(grounding.generalOnlyFor)}\n${phrases.found}` : phrases.found;
+  const lead = written === code ? found : `${found}\n${phrases.quotedIn(languageName(written, code))}`;
   return `${lead}\n\n${sections.join('\n\n')}`;
 }
 

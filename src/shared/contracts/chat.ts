@@ -200,6 +200,11 @@ export const ReplyDataSchema = z
      */
     suggestedVertical: z.enum(tupleOf(VERTICALS.map((v) => v.id))).optional(),
     /**
+     * Legal replies: true when every source is general information, none specific to the
+     * visitor's jurisdiction or sub-region (the reply says so); absent otherwise.
+     */
+    generalOnly: z.boolean().optional(),
+    /**
      * The reply's id (its usage event's id): what POST /api/feedback rates. Always sent by the
      * server; optional so replies built elsewhere (tests, older servers) stay valid.
      */

@@ -78,6 +78,22 @@ describe('knowledge contract', () => {
       vertical: 'hr',
       tags: ['parking', 'office'],
       attachments: [],
+      jurisdiction: null,
+      subRegion: null,
+    });
+  });
+
+  it('legal items may name a jurisdiction and one of its sub-regions (canonical spelling); other items may not', () => {
+    expect(KnowledgeItemInputSchema.parse({ title: 'Deposits', vertical: 'legal', jurisdiction: 'us', subRegion: ' new york ' })).toMatchObject({ jurisdiction: 'US', subRegion: 'New York' });
+    expect(KnowledgeItemInputSchema.parse({ title: 'GDPR', vertical: 'legal', jurisdiction: 'EU', subRegion: '' })).toMatchObject({ jurisdiction: 'EU', subRegion: null });
+    expect(KnowledgeItemInputSchema.parse({ title: 'Deposits', vertical: 'legal', jurisdiction: '' })).toMatchObject({ jurisdiction: null, subRegion: null });
+    expect(problem(KnowledgeItemInputSchema, { title: 'Leave', vertical: 'hr', jurisdiction: 'UK' })).toMatchObject({
+      message: 'Only Legal items have a jurisdiction; Employee Support items apply everywhere',
+      path: ['jurisdiction'],
+    });
+    expect(problem(KnowledgeItemInputSchema, { title: 'X', vertical: 'legal', jurisdiction: 'AE', subRegion: 'Texas' })).toMatchObject({
+      message: 'Texas is not an emirate of United Arab Emirates',
+      path: ['subRegion'],
     });
   });
 

@@ -9,7 +9,8 @@
  * large is 413, anything else malformed is 400.
  */
 import { z } from 'zod';
-import { ENABLED_VERTICAL_IDS, type EnabledVerticalId } from '../catalog/verticals';
+import { getJurisdiction, JURISDICTIONS } from '../catalog/jurisdictions';
+import { ENABLED_VERTICAL_IDS, getVertical, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf } from './chat';
 import { body, coded, codedIssue, integer, text, timestamp } from './rules';
 
@@ -136,6 +137,8 @@ export type AttachmentInput = z.input<typeof AttachmentInputSchema>;
 export type CheckedAttachment = z.output<typeof AttachmentInputSchema>;
 
 const KNOWLEDGE_VERTICALS = ENABLED_VERTICAL_IDS.join(', ');
+const JURISDICTION_CODES = JURISDICTIONS.map((j) => j.code).join(', ');
+const JURISDICTION_CHOICES = `Jurisdiction must be one of ${JURISDICTION_CODES}`;
 
 /** POST /api/knowledge and PUT /api/knowledge/{id} (the whole item). Unknown fields are ignored. */
 export const KnowledgeItemInputSchema = body(
@@ -163,9 +166,39 @@ export const KnowledgeItemInputSchema = body(
       .array(AttachmentInputSchema, { error: 'Attachments must be a list' })
       .max(KNOWLEDGE_LIMITS.attachments, `At most ${KNOWLEDGE_LIMITS.attachments} attachments per item`)
       .default([]),
+    /** Legal items only: the jurisdiction whose law the item states (a code such as US); none: general information. */
+    jurisdiction: z
+      .union([z.null(), z.literal(''), z.string().trim().max(10, JURISDICTION_CHOICES).refine((code) => getJurisdiction(code) !== undefined, JURISDICTION_CHOICES)], { error: JURISDICTION_CHOICES })
+      .transform((code) => (code ? getJurisdiction(code)!.code : null))
+      .optional(),
+    /** Legal items only: the state, region or emirate within the jurisdiction; none: the whole jurisdiction. */
+    subRegion: z
+      .union([z.null(), text('Sub-region', 100)], { error: 'Sub-region must be text' })
+      .transform((name) => name || null)
+      .optional(),
   },
   'Send the knowledge item as a JSON object.',
-).meta({ id: 'KnowledgeItemInput' });
+)
+  .transform((input, ctx) => {
+    const item = { ...input, jurisdiction: input.jurisdiction ?? null, subRegion: input.subRegion ?? null };
+    const fail = (path: 'jurisdiction' | 'subRegion', message: string) => {
+      ctx.addIssue({ code: 'custom', message, path: [path], input: item });
+      return z.NEVER;
+    };
+    if (item.jurisdiction === null) {
+      return item.subRegion === null ? item : fail('subRegion', `Choose the jurisdiction that "${item.subRegion}" belongs to`);
+    }
+    if (item.vertical !== 'legal') return fail('jurisdiction', `Only Legal items have a jurisdiction; ${getVertical(item.vertical)?.name ?? item.vertical} items apply everywhere`);
+    if (item.subRegion === null) return item;
+    const known = getJurisdiction(item.jurisdiction)!;
+    const wanted = item.subRegion.toLowerCase();
+    const subRegion = known.subRegions.find((r) => r.toLowerCase() === wanted);
+    if (subRegion) return { ...item, subRegion };
+    if (known.subRegions.length === 0) return fail('subRegion', `${known.name} has no sub-regions to choose from`);
+    const label = (known.subRegionLabel ?? 'region').toLowerCase();
+    return fail('subRegion', `${item.subRegion} is not ${/^[aeiou]/.test(label) ? 'an' : 'a'} ${label} of ${known.name}`);
+  })
+  .meta({ id: 'KnowledgeItemInput' });
 export type KnowledgeItemInput = z.input<typeof KnowledgeItemInputSchema>;
 export type CheckedKnowledgeItem = z.output<typeof KnowledgeItemInputSchema>;
 
@@ -183,6 +216,18 @@ export const KnowledgeListQuerySchema = z
       .transform((s) => s.slice(0, 500))
       .optional()
       .transform((s) => (s?.trim() ? s : undefined)),
+    /** Legal items of this jurisdiction (a code), or `none` for those without one (general information). */
+    jurisdiction: z
+      .string({ error: 'Give the jurisdiction only once' })
+      .optional()
+      .refine((code) => !code || code.toLowerCase() === 'none' || getJurisdiction(code) !== undefined, `The jurisdiction filter must be none or one of ${JURISDICTION_CODES}`)
+      .transform((code) => (!code ? undefined : code.toLowerCase() === 'none' ? ('none' as const) : getJurisdiction(code)!.code)),
+    /** With `jurisdiction`: only its items of this sub-region. */
+    subRegion: z
+      .string({ error: 'Give the sub-region only once' })
+      .max(100, 'The sub-region filter must be at most 100 characters')
+      .optional()
+      .transform((name) => name?.trim() || undefined),
   })
   .meta({ id: 'KnowledgeListQuery' });
 
@@ -211,6 +256,10 @@ export const KnowledgeItemSchema = z
     vertical: z.string(),
     tags: z.array(z.string()),
     attachments: z.array(KnowledgeAttachmentSchema),
+    /** Legal items: the jurisdiction code whose law it states, or null (general information). */
+    jurisdiction: z.string().nullable(),
+    /** Legal items: the sub-region within the jurisdiction, or null (the whole jurisdiction). */
+    subRegion: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -304,3 +304,72 @@ describe('KnowledgeTab: the editor', () => {
     expect(server.callsTo('PUT /api/knowledge/dental')).toHaveLength(0);
   });
 });
+
+describe('KnowledgeTab: jurisdiction-scoped legal items', () => {
+  it('a Legal item gets a Jurisdiction select and, for a country with states, a sub-region select; Save sends both', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
+    expect(screen.queryByLabelText('Jurisdiction')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Title'), 'Security deposits in California');
+    await user.selectOptions(screen.getByLabelText('Vertical'), 'Legal');
+    const jurisdiction = screen.getByLabelText('Jurisdiction');
+    expect(jurisdiction).toHaveValue('');
+    expect(within(jurisdiction).getAllByRole('option')[0]).toHaveTextContent('None (general information)');
+    expect(screen.queryByLabelText('State')).not.toBeInTheDocument();
+    await user.selectOptions(jurisdiction, 'US');
+    const state = screen.getByLabelText('State');
+    expect(within(state).getAllByRole('option')).toHaveLength(51);
+    expect(state).toHaveValue('');
+    expect(within(state).getAllByRole('option')[0]).toHaveTextContent('All of United States');
+    await user.selectOptions(state, 'California');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(placeholder);
+    expect(server.callsTo('POST /api/knowledge').map((c) => c.body)).toEqual([
+      { title: 'Security deposits in California', content: '', category: '', vertical: 'legal', tags: [], attachments: [], jurisdiction: 'US', subRegion: 'California' },
+    ]);
+  });
+
+  it('opening a Legal item shows its jurisdiction; moving it to another vertical drops the jurisdiction', async () => {
+    const server = fakeKnowledgeServer([makeKnowledgeItem({ id: 'deposit', title: 'Deposits in Texas', vertical: 'legal', jurisdiction: 'US', subRegion: 'Texas', tags: [] })]);
+    const { user } = renderTab();
+    await user.click(await within(await screen.findByRole('list', { name: 'Knowledge Items' })).findByRole('button', { name: /Deposits in Texas/ }));
+    expect(within(row('Deposits in Texas')).getByText('US · Texas')).toBeInTheDocument();
+    expect(screen.getByLabelText('Jurisdiction')).toHaveValue('US');
+    expect(screen.getByLabelText('State')).toHaveValue('Texas');
+    await user.selectOptions(screen.getByLabelText('Vertical'), 'HR');
+    expect(screen.queryByLabelText('Jurisdiction')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(placeholder);
+    const body = server.callsTo('PUT /api/knowledge/deposit')[0].body;
+    expect(body.vertical).toBe('hr');
+    expect(body).not.toHaveProperty('jurisdiction');
+    expect(body).not.toHaveProperty('subRegion');
+  });
+
+  it('with the Legal filter, the list can be filtered by jurisdiction, sub-region, or general items', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab();
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    expect(screen.queryByRole('combobox', { name: 'Filter by jurisdiction' })).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'Legal');
+    const filter = screen.getByRole('combobox', { name: 'Filter by jurisdiction' });
+    await user.selectOptions(filter, 'US');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by sub-region' }), 'California');
+    await user.selectOptions(filter, 'none');
+    expect(screen.queryByRole('combobox', { name: 'Filter by sub-region' })).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(server.listQueries()).toEqual([
+        {},
+        { vertical: 'legal' },
+        { vertical: 'legal', jurisdiction: 'US' },
+        { vertical: 'legal', jurisdiction: 'US', subRegion: 'California' },
+        { vertical: 'legal', jurisdiction: 'none' },
+      ]),
+    );
+    // Another vertical: the jurisdiction filter no longer applies.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    await waitFor(() => expect(server.listQueries().at(-1)).toEqual({ vertical: 'hr' }));
+  });
+});

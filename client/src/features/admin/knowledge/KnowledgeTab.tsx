@@ -34,8 +34,10 @@ export interface KnowledgeTabProps {
 export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = loadBundledPdfJs }: KnowledgeTabProps) {
   const [search, setSearch] = useState('');
   const [vertical, setVertical] = useState('all');
+  // The jurisdiction filter applies to the Legal vertical only.
+  const [scope, setScope] = useState({ jurisdiction: 'all', subRegion: '' });
   const debouncedSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const list = useKnowledgeList({ vertical, search: debouncedSearch });
+  const list = useKnowledgeList({ vertical, search: debouncedSearch, ...(vertical === 'legal' ? scope : {}) });
   const [editor, setEditor] = useState<EditorState>({ mode: 'closed' });
   const openId = editor.mode === 'edit' ? editor.item.id : null;
   const detail = useKnowledgeItem(openId);
@@ -101,8 +103,11 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
         selectedId={openId}
         search={search}
         vertical={vertical}
+        jurisdiction={scope.jurisdiction}
+        subRegion={scope.subRegion}
         onSearchChange={setSearch}
         onVerticalChange={setVertical}
+        onJurisdictionChange={(jurisdiction, subRegion) => setScope({ jurisdiction, subRegion })}
         onSelect={(item) => open({ mode: 'edit', item })}
         onNew={() => open({ mode: 'create' })}
       >

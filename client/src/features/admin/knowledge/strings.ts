@@ -28,6 +28,19 @@ export const KNOWLEDGE = {
     category: 'Category',
     tags: 'Tags',
     tagsHint: 'Separate tags with commas',
+    jurisdiction: 'Jurisdiction',
+    jurisdictionHint: 'Legal questions use the items of the visitor’s jurisdiction and items without one, never another jurisdiction’s.',
+    generalJurisdiction: 'None (general information)',
+    subRegion: (label: string) => label,
+    wholeJurisdiction: (name: string) => `All of ${name}`,
+  },
+
+  jurisdictionFilter: {
+    label: 'Filter by jurisdiction',
+    all: 'All jurisdictions',
+    none: 'General (no jurisdiction)',
+    subRegionLabel: 'Filter by sub-region',
+    allSubRegions: (label: string) => `Any ${label.toLowerCase()}`,
   },
 
   attachments: {

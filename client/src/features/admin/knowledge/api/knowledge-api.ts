@@ -27,14 +27,24 @@ export type VerticalFilter = string;
 export interface ListParams {
   vertical: VerticalFilter;
   search: string;
+  /** Legal only: 'all' (or absent), 'none' for general items, or a jurisdiction code. */
+  jurisdiction?: string;
+  /** With a jurisdiction: one of its sub-regions ('' or absent: any). */
+  subRegion?: string;
 }
 
 type Data<T> = { success: true; data: T };
 
 export const knowledgeApi = {
   /** `vertical` is omitted for 'all' and `search` when empty (product-spec section 7). */
-  async list({ vertical, search }: ListParams, signal?: AbortSignal): Promise<KnowledgeItem[]> {
-    const query = { vertical: vertical === 'all' ? undefined : vertical, search: search.trim() === '' ? undefined : search };
+  async list({ vertical, search, jurisdiction, subRegion }: ListParams, signal?: AbortSignal): Promise<KnowledgeItem[]> {
+    const scoped = jurisdiction !== undefined && jurisdiction !== 'all';
+    const query = {
+      vertical: vertical === 'all' ? undefined : vertical,
+      search: search.trim() === '' ? undefined : search,
+      jurisdiction: scoped ? jurisdiction : undefined,
+      subRegion: scoped && jurisdiction !== 'none' && subRegion ? subRegion : undefined,
+    };
     return (await apiRequest<Data<KnowledgeItem[]>>('/api/knowledge', { query, signal })).data;
   },
   async get(id: string, signal?: AbortSignal): Promise<KnowledgeItem> {

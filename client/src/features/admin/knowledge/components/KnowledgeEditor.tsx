@@ -1,4 +1,5 @@
 import { Loader2, Save, Trash2, UploadCloud, X } from 'lucide-react';
+import { getJurisdiction, JURISDICTIONS } from '@shared/catalog/jurisdictions';
 import { useId, useState, type FormEvent } from 'react';
 import type { KnowledgeItem, KnowledgeItemInput } from '../api/knowledge-api';
 import { ATTACHMENT_ACCEPT, checkAttachmentFile, parseTags, readAsDataUrl, readAsText } from '../files';
@@ -12,7 +13,7 @@ import { verticalLabel } from './KnowledgeList';
 const VERTICAL_OPTIONS = Object.keys(KNOWLEDGE.verticals);
 
 /** product-spec section 3: the new-item default. */
-const NEW_ITEM = { title: '', content: '', category: '', vertical: 'customer-service', tags: [] as string[], attachments: [] };
+const NEW_ITEM = { title: '', content: '', category: '', vertical: 'customer-service', tags: [] as string[], attachments: [], jurisdiction: null, subRegion: null };
 
 let localIds = 0;
 /** Ids for attachments not saved yet (only used to tell them apart in the editor). */
@@ -57,6 +58,11 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
   const [vertical, setVertical] = useState(initial.vertical as KnowledgeItemInput['vertical']);
   const [category, setCategory] = useState(initial.category);
   const [tagsText, setTagsText] = useState(initial.tags.join(', '));
+  // Legal items only: '' is none (general information) / the whole jurisdiction.
+  const [jurisdiction, setJurisdiction] = useState(initial.jurisdiction ?? '');
+  const [subRegion, setSubRegion] = useState(initial.subRegion ?? '');
+  const legal = vertical === 'legal';
+  const chosen = legal && jurisdiction ? getJurisdiction(jurisdiction) : undefined;
   const [attachments, setAttachments] = useState<DraftAttachment[]>(() => (item?.attachments ?? []).map((a) => ({ ...a, isNew: false })));
   const [reading, setReading] = useState(0);
   const [previewing, setPreviewing] = useState<DraftAttachment | null>(null);
@@ -102,6 +108,8 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
       category,
       vertical,
       tags: parseTags(tagsText),
+      // A PUT sends the whole item: left out, an item has no jurisdiction (general information).
+      ...(chosen ? { jurisdiction: chosen.code, ...(subRegion ? { subRegion } : {}) } : {}),
       // Stored attachments go back by id without content: the server keeps their files.
       attachments: attachments.map((a) => (a.isNew ? { name: a.name, type: a.type, size: a.size, content: a.content } : { id: a.id, name: a.name, type: a.type, size: a.size })),
     });
@@ -159,6 +167,46 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
           <input id={`${ids}-category`} type="text" value={category} onChange={(e) => setCategory(e.target.value)} />
         </div>
       </div>
+      {legal && (
+        <div className="kb-field-row">
+          <div className="kb-field">
+            <label htmlFor={`${ids}-jurisdiction`}>{E.jurisdiction}</label>
+            <select
+              id={`${ids}-jurisdiction`}
+              className="kb-select"
+              value={jurisdiction}
+              aria-describedby={`${ids}-jurisdiction-hint`}
+              onChange={(e) => {
+                setJurisdiction(e.target.value);
+                setSubRegion('');
+              }}
+            >
+              <option value="">{E.generalJurisdiction}</option>
+              {JURISDICTIONS.map((j) => (
+                <option key={j.code} value={j.code}>
+                  {`${j.name} (${j.code})`}
+                </option>
+              ))}
+            </select>
+          </div>
+          {chosen && chosen.subRegions.length > 0 && (
+            <div className="kb-field">
+              <label htmlFor={`${ids}-sub-region`}>{E.subRegion(chosen.subRegionLabel ?? 'Region')}</label>
+              <select id={`${ids}-sub-region`} className="kb-select" value={subRegion} onChange={(e) => setSubRegion(e.target.value)}>
+                <option value="">{E.wholeJurisdiction(chosen.name)}</option>
+                {chosen.subRegions.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <span id={`${ids}-jurisdiction-hint`} className="kb-field-hint kb-field-wide">
+            {E.jurisdictionHint}
+          </span>
+        </div>
+      )}
       <div className="kb-field">
         <label htmlFor={`${ids}-tags`}>{E.tags}</label>
         <input id={`${ids}-tags`} type="text" value={tagsText} onChange={(e) => setTagsText(e.target.value)} aria-describedby={`${ids}-tags-hint`} />

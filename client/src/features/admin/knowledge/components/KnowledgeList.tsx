@@ -1,3 +1,4 @@
+import { getJurisdiction, JURISDICTIONS } from '@shared/catalog/jurisdictions';
 import { Paperclip, Plus, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { KnowledgeItem } from '../api/knowledge-api';
@@ -8,6 +9,11 @@ export const VERTICAL_FILTERS = ['all', ...Object.keys(KNOWLEDGE.verticals)];
 
 export const verticalLabel = (id: string) => KNOWLEDGE.verticals[id] ?? id;
 
+/** A legal item's jurisdiction as its list badge shows it: 'US · California' (the title names it in full). */
+export function jurisdictionLabel(code: string, subRegion: string | null | undefined): string {
+  return subRegion ? `${code} · ${subRegion}` : code;
+}
+
 /** The row shows two lines of it (clamped by CSS); a long item need not be rendered whole. */
 const PREVIEW_CHARS = 300;
 
@@ -17,8 +23,13 @@ export interface KnowledgeListProps {
   selectedId: string | null;
   search: string;
   vertical: string;
+  /** Legal filter: 'all', 'none' (general items) or a jurisdiction code. */
+  jurisdiction: string;
+  /** With a jurisdiction: '' for any sub-region, or one of its sub-regions. */
+  subRegion: string;
   onSearchChange(text: string): void;
   onVerticalChange(vertical: string): void;
+  onJurisdictionChange(jurisdiction: string, subRegion: string): void;
   onSelect(item: KnowledgeItem): void;
   onNew(): void;
   /** The quick upload box, under the list. */
@@ -27,7 +38,9 @@ export interface KnowledgeListProps {
 
 /** The left panel 'Knowledge Items': plus button, search, vertical filter, the scrolling list. */
 export function KnowledgeList(props: KnowledgeListProps) {
-  const { items, isLoading, selectedId, search, vertical, onSearchChange, onVerticalChange, onSelect, onNew, children } = props;
+  const { items, isLoading, selectedId, search, vertical, jurisdiction, subRegion, onSearchChange, onVerticalChange, onJurisdictionChange, onSelect, onNew, children } = props;
+  const J = KNOWLEDGE.jurisdictionFilter;
+  const chosen = jurisdiction !== 'all' && jurisdiction !== 'none' ? getJurisdiction(jurisdiction) : undefined;
   return (
     <aside className="kb-side" aria-labelledby="kb-list-title">
       <div className="kb-side-head">
@@ -47,6 +60,29 @@ export function KnowledgeList(props: KnowledgeListProps) {
           </option>
         ))}
       </select>
+      {vertical === 'legal' && (
+        <div className="kb-filter-row">
+          <select className="kb-select" value={jurisdiction} aria-label={J.label} onChange={(event) => onJurisdictionChange(event.target.value, '')}>
+            <option value="all">{J.all}</option>
+            <option value="none">{J.none}</option>
+            {JURISDICTIONS.map((j) => (
+              <option key={j.code} value={j.code}>
+                {j.name}
+              </option>
+            ))}
+          </select>
+          {chosen && chosen.subRegions.length > 0 && (
+            <select className="kb-select" value={subRegion} aria-label={J.subRegionLabel} onChange={(event) => onJurisdictionChange(jurisdiction, event.target.value)}>
+              <option value="">{J.allSubRegions(chosen.subRegionLabel ?? 'Region')}</option>
+              {chosen.subRegions.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </div>
+      )}
 
       {isLoading ? (
         <p className="kb-list-empty" role="status">
@@ -68,6 +104,11 @@ export function KnowledgeList(props: KnowledgeListProps) {
                 <span className="kb-row-preview">{item.content.slice(0, PREVIEW_CHARS)}</span>
                 <span className="kb-row-meta">
                   <span className="kb-badge is-vertical">{verticalLabel(item.vertical)}</span>
+                  {item.jurisdiction && (
+                    <span className="kb-badge is-jurisdiction" title={getJurisdiction(item.jurisdiction)?.name}>
+                      {jurisdictionLabel(item.jurisdiction, item.subRegion)}
+                    </span>
+                  )}
                   {item.tags.slice(0, 2).map((tag) => (
                     <span key={tag} className="kb-badge">
                       {tag}

@@ -32,6 +32,8 @@ export function makeKnowledgeItem(overrides: Partial<KnowledgeItem> = {}): Knowl
     vertical: 'customer-service',
     tags: ['warranty', 'blender'],
     attachments: [],
+    jurisdiction: null,
+    subRegion: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
