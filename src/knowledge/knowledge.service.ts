@@ -462,7 +462,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** retrieve() within options.vertical only. */
   private async retrieveIn(query: string, options: RetrieveOptions): Promise<Retrieval> {
-    const { terms, expansions: related } = analyseQuery(query);
+    const { terms, expansions: related, weights: analysedWeights } = analyseQuery(query);
     const empty: Retrieval = { sources: [], passages: [], confidence: 0, answered: false, coverage: 0, terms };
     if (terms.length === 0) return empty;
     const limit = clampInt(options.limit, 4, 1, 20);
@@ -471,7 +471,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
     // The candidates without their text: only the passages chosen below need it.
     const expansions = options.expand === false ? [] : related;
-    const weights = terms.map(termWeight);
+    const weights = analysedWeights ?? terms.map(termWeight);
     // A legal question: other jurisdictions' chunks are left out while ranking (so they cannot
     // crowd the visitor's out of the candidates), and checked again on the candidates found (a
     // chunk written between the two reads).

@@ -1,4 +1,4 @@
-import { analyseQuery, COGNATE_CREDIT, COGNATE_WEIGHT, extractQueryTerms } from './query-terms';
+import { analyseQuery, COGNATE_CREDIT, COGNATE_WEIGHT, extractQueryTerms, TRANSLATION_CREDIT, TRANSLATION_WEIGHT, UNTRANSLATED_WEIGHT } from './query-terms';
 
 describe('extractQueryTerms', () => {
   it('drops question words, pronouns and filler, keeping the topic words', () => {
@@ -108,15 +108,49 @@ describe('analyseQuery', () => {
 
     it('also searches its words cut short, as cognates of English words, at reduced weight', () => {
       const { expansions } = analyseQuery('Wie kann ich eine Liste sortieren?');
-      expect(expansions).toContainEqual({ term: 'list', for: ['liste'], weight: COGNATE_WEIGHT, credit: COGNATE_CREDIT });
       expect(expansions).toContainEqual({ term: 'sortie', for: ['sortieren'], weight: COGNATE_WEIGHT, credit: COGNATE_CREDIT });
       expect(analyseQuery('Verletzt zlib die Patente von anderen?').expansions.map((e) => e.term)).toContain('patent');
       // Diacritics off: "documentação" meets "documentation".
       expect(analyseQuery('Como gerar documentação?').expansions.map((e) => e.term)).toContain('documentacao');
       expect(analyseQuery('Como gerar documentação?').expansions.map((e) => e.term)).toContain('document');
-      // Never for English; never a cut that is an English stop word ("sortieren" does not give "sort").
+      // Never for English; a word the lexicon translates is searched as its translation, not also as a cut.
       expect(analyseQuery('How do I sort a list of documents?').expansions.some((e) => e.weight !== undefined)).toBe(false);
-      expect(expansions.map((e) => e.term)).not.toContain('sort');
+      expect(expansions.filter((e) => e.term === 'list')).toEqual([{ term: 'list', for: ['liste'], weight: TRANSLATION_WEIGHT, credit: TRANSLATION_CREDIT, translation: true }]);
+    });
+
+    it('searches the English of its words (bilingual lexicon), phrases included, and drops words whose English is a stop word', () => {
+      const fr = analyseQuery('Comment réinitialiser mon mot de passe ?');
+      expect(fr.terms).toEqual(['réinitialiser', 'mot', 'passe']);
+      expect(fr.expansions).toContainEqual({ term: 'reset', for: ['réinitialiser'], weight: TRANSLATION_WEIGHT, credit: TRANSLATION_CREDIT, translation: true });
+      expect(fr.expansions).toContainEqual({ term: 'password', for: ['mot', 'passe'], weight: TRANSLATION_WEIGHT, credit: TRANSLATION_CREDIT, translation: true });
+      // "obtener" is "get": no topic.
+      const es = analyseQuery('¿Cómo puedo obtener un reembolso de mi pedido?');
+      expect(es.terms).toEqual(['reembolso', 'pedido']);
+      expect(es.expansions.filter((e) => e.translation).map((e) => e.term)).toEqual(['refund', 'order']);
+    });
+  });
+
+  describe('a question in a language of another script', () => {
+    it('Chinese and Japanese are cut into words; each word is searched through its English', () => {
+      const zh = analyseQuery('如何在 Python 中生成随机数？');
+      expect(zh.terms).toEqual(['python', '生成', '随机数']);
+      expect(zh.expansions.filter((e) => e.translation).map((e) => [e.term, e.for])).toEqual([
+        ['generate', ['生成']],
+        ['random', ['随机数']],
+        ['number', ['随机数']],
+      ]);
+      const ja = analyseQuery('コミットを取り消すにはどうすればいいですか？');
+      expect(ja.terms).toEqual(['コミット', '取り消す']);
+      expect(ja.expansions.map((e) => e.term)).toEqual(expect.arrayContaining(['commit', 'undo', 'revert']));
+    });
+
+    it("a word with no English found weighs less (the lexicon's gap, not a topic the knowledge lacks)", () => {
+      const ar = analyseQuery('كيف أحفظ الملف في المجلد الغامض؟');
+      const unknown = ar.terms.indexOf('الغامض');
+      expect(unknown).toBeGreaterThanOrEqual(0);
+      expect(ar.weights?.[unknown]).toBe(UNTRANSLATED_WEIGHT);
+      expect(ar.weights?.[ar.terms.indexOf('الملف')]).toBe(1);
+      expect(ar.expansions.map((e) => e.term)).toEqual(expect.arrayContaining(['file', 'folder', 'directory']));
     });
   });
 });

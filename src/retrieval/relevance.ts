@@ -158,7 +158,21 @@ export const CONFIDENCE_FIT = Object.freeze({ bias: -1.57, coverage: 2.62, title
 export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params: RelevanceParams = DEFAULT_RELEVANCE): RankedItem[] {
   const { terms, expansions, idf } = question;
   // What a term is worth: its IDF times its weight (a generic word like "policy" counts less).
-  const termIdf = terms.map((_, i) => (idf[i] ?? 0) * (question.weights?.[i] ?? 1));
+  // A word of another language weighs what its English translations weigh (its own IDF, when no
+  // chunk has it, is that of a word the knowledge lacks): the highest of theirs, if lower.
+  const ownIdf = terms.map((_, i) => idf[i] ?? 0);
+  const translatedIdf = terms.map(() => 0);
+  expansions.forEach((e, k) => {
+    if (!e.translation) return;
+    for (const t of e.for) {
+      const i = terms.indexOf(t);
+      if (i >= 0) translatedIdf[i] = Math.max(translatedIdf[i], idf[terms.length + k] ?? 0);
+    }
+  });
+  translatedIdf.forEach((value, i) => {
+    if (value > 0) ownIdf[i] = Math.min(ownIdf[i], value);
+  });
+  const termIdf = terms.map((_, i) => ownIdf[i] * (question.weights?.[i] ?? 1));
   const totalIdf = termIdf.reduce((a, b) => a + b, 0);
   // A related word covers the visitor's terms it stands for.
   const standsFor = new Map<string, number[]>();
