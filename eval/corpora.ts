@@ -1,13 +1,14 @@
 /**
  * The corpora `npm run eval` measures retrieval on.
  *
- * Three public FAQs written by others, read at run time from the Debian packages that install
+ * Four public FAQs written by others, read at run time from the Debian packages that install
  * them (their text is not part of this repository), split into one knowledge item per question
  * (the FAQ's question as the title, its answer as the content):
  *  - the Python FAQ (python3-doc): /usr/share/doc/python3.N/html/_sources/faq/*.rst.txt
  *  - the git FAQ (git-doc): /usr/share/doc/git-doc/gitfaq.txt
  *  - the zlib FAQ (zlib1g-dev): /usr/share/doc/zlib1g-dev/FAQ.gz
- * All three are the support pages of a software product, so their items go to Customer Support.
+ *  - the Debian FAQ (debian-faq): /usr/share/doc/debian/FAQ/debian-faq.en.txt.gz (added later, held out)
+ * All four are the support pages of a software product, so their items go to Customer Support.
  *
  * And the made-up Northwind help centre and handbook (test/fixtures/faq-corpus.ts). Ranking work is
  * tuned on the Python FAQ and Northwind (`tuned`); the git and zlib FAQs are held out: only their
@@ -57,6 +58,7 @@ function pythonFaqDir(): string {
 }
 const GIT_FAQ = '/usr/share/doc/git-doc/gitfaq.txt';
 const ZLIB_FAQ = '/usr/share/doc/zlib1g-dev/FAQ.gz';
+const DEBIAN_FAQ = '/usr/share/doc/debian/FAQ/debian-faq.en.txt.gz';
 const VERTICAL = 'customer-service';
 const QUESTIONS_DIR = path.join(__dirname, 'questions');
 
@@ -221,6 +223,41 @@ function zlibFaq(): Corpus {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Debian FAQ: plain text (DocBook rendered). After the table of contents, each entry starts at the
+// line's beginning with its number ("7.12. How do I put a package on hold?"), the question running
+// to the first blank line; the answer is indented, up to the next entry or chapter.
+
+export function parseDebianFaq(source: string): CorpusItem[] {
+  // The rendering puts no-break spaces after numbers ("Chapter\u00a01.", "1.1.\u00a0What").
+  const lines = source.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ').split('\n');
+  const entry = /^(\d+(?:\.\d+)+)\.\s+\S/;
+  const starts: { n: string; at: number }[] = [];
+  let inBody = false;
+  lines.forEach((line, i) => {
+    if (/^Chapter \d+\./.test(line)) inBody = true;
+    const m = inBody ? entry.exec(line) : null;
+    if (m) starts.push({ n: m[1], at: i });
+  });
+  const items: CorpusItem[] = [];
+  starts.forEach(({ n, at }, k) => {
+    let end = k + 1 < starts.length ? starts[k + 1].at : lines.length;
+    const block = lines.slice(at, end);
+    const chapter = block.findIndex((line) => /^Chapter \d+\./.test(line));
+    if (chapter > 0) end = at + chapter;
+    const blank = block.findIndex((line) => line.trim() === '');
+    const question = (blank < 0 ? block : block.slice(0, blank)).join(' ').replace(entry.exec(block[0]) ? /^\d+(?:\.\d+)+\.\s+/ : /^/, '');
+    const answer = (blank < 0 ? [] : lines.slice(at + blank + 1, end)).map((line) => line.replace(/^ {4}/, '')).join('\n').trim();
+    if (answer !== '') items.push(item(n, question, answer));
+  });
+  return items;
+}
+
+function debianFaq(): Corpus {
+  const items = parseDebianFaq(readInstalled(DEBIAN_FAQ, 'debian-faq'));
+  return checked({ name: 'debian-faq', source: `debian-faq ${DEBIAN_FAQ}`, tuned: false, items, questions: questionsOf('debian-faq.json', VERTICAL) });
+}
+
+// ------------------------------------------------------------------------------------------------
 
 function northwind(): Corpus {
   return checked({
@@ -234,5 +271,5 @@ function northwind(): Corpus {
 
 /** The corpora, public ones first; a missing Debian package throws MissingCorpusError naming it. */
 export function loadCorpora(): Corpus[] {
-  return [pythonFaq(), gitFaq(), zlibFaq(), northwind()];
+  return [pythonFaq(), gitFaq(), zlibFaq(), debianFaq(), northwind()];
 }
