@@ -54,7 +54,10 @@ function quality(set: Outcome[], title: number, coverage: number): { r1: number;
 const tuning = outcomes.filter(isTuning);
 const held = outcomes.filter((o) => !isTuning(o));
 let best = { title: 0, coverage: 0, score: -1 };
-for (let title = 0; title <= 3.001; title += 0.25) {
+// EVAL_WEIGHTS=title,coverage: keep those ranking weights (fit the confidence only).
+const fixed = process.env.EVAL_WEIGHTS?.split(',').map(Number);
+if (fixed?.length === 2) best = { title: fixed[0], coverage: fixed[1], score: 0 };
+else for (let title = 0; title <= 3.001; title += 0.25) {
   for (let coverage = 0; coverage <= 3.001; coverage += 0.25) {
     const q = quality(tuning, title, coverage);
     const score = (q.r1 + q.mrr) / 2;
@@ -79,7 +82,7 @@ function features(o: Outcome): { x: number[]; y: number } | undefined {
   if (list.length === 0) return undefined;
   const [first, second] = list;
   const lead = second && first.relevance > 0 ? 1 - second.relevance / first.relevance : 1;
-  const all: Record<string, number> = { coverage: first.coverage, own: first.ownCoverage, title: first.titleCoverage, lead };
+  const all: Record<string, number> = { coverage: first.coverage, own: first.ownCoverage, title: first.titleCoverage, lead, bm: first.bm25Norm };
   return { x: FEATURES.map((name) => all[name]), y: first.right ? 1 : 0 };
 }
 
@@ -116,7 +119,7 @@ bands('held out', held);
 /** R@1 after the floor (the first item right and cited) against the share of unanswerable questions answered "not found". */
 function floors(label: string, set: Outcome[]): void {
   const parts: string[] = [];
-  for (const floor of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+  for (const floor of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) {
     let r1 = 0;
     let answerable = 0;
     let notFound = 0;
