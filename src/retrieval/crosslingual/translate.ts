@@ -78,8 +78,23 @@ function hindiKey(word: string): string {
   return plain;
 }
 
-/** The form a word of `lang` is matched by (the same for the question's words and the lexicon's). */
+/** Match keys already computed, per language (a Snowball stem costs ~50 µs). */
+const KEY_MEMO_SIZE = 20_000;
+const keyMemo = new Map<string, string>();
+
+/** The form a word of `lang` is matched by (the same for the question's words and the lexicon's), remembered. */
 export function matchKey(lang: LexiconLanguage, word: string): string {
+  const memo = `${lang}:${word}`;
+  let key = keyMemo.get(memo);
+  if (key === undefined) {
+    if (keyMemo.size >= KEY_MEMO_SIZE) keyMemo.clear();
+    key = computeMatchKey(lang, word);
+    keyMemo.set(memo, key);
+  }
+  return key;
+}
+
+function computeMatchKey(lang: LexiconLanguage, word: string): string {
   const lower = word.toLowerCase().normalize('NFC');
   switch (lang) {
     case 'ar':
