@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { AppModule } from './app.module';
 import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
+import { VisitorIdentity } from './conversations/visitor-identity';
 import { setupApiDocs } from './common/openapi';
 import { ClientAddressResolver } from './common/client-address';
 import { requestIdMiddleware } from './common/request-id';
@@ -29,13 +30,18 @@ const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
 };
 
-/** Serves the built client: its files, and index.html for client-side routes ("/admin", ...). */
+/**
+ * Serves the built client: its files, and index.html for client-side routes ("/admin", ...). The
+ * chat page comes with the visitor cookie (renewed on every load), so its socket and first fetch
+ * already carry it.
+ */
 function serveClient(app: NestExpressApplication, clientDir: string): void {
   const index = path.join(clientDir, 'index.html');
   if (!fs.existsSync(index)) {
     new Logger('Client').warn(`No built client at ${clientDir}; run "npm run build" to serve the web app`);
     return;
   }
+  const visitors = app.get(VisitorIdentity);
   app.useStaticAssets(clientDir, { index: false, maxAge: '1h', setHeaders: (res, file) => {
     if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   } });
@@ -44,6 +50,7 @@ function serveClient(app: NestExpressApplication, clientDir: string): void {
     if (API_PREFIXES.some((p) => req.path === p.replace(/\/$/, '') || req.path.startsWith(p))) return next();
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
+    if (!req.path.startsWith('/admin')) visitors.ensure(req, res, true);
     res.sendFile(index);
   });
 }

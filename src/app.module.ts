@@ -15,6 +15,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConversationsModule } from './conversations/conversations.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
@@ -39,6 +40,7 @@ export class AppModule {
         AdminEventsModule,
         AgentsModule,
         AnalyticsModule,
+        ConversationsModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [

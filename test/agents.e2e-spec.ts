@@ -69,6 +69,7 @@ describe('Config API', () => {
       verticals: { 'customer-service': true, hr: true, legal: true, sales: true },
       enableAnalytics: true,
       debugMode: false,
+      conversationRetentionDays: 90,
     });
     expect(JSON.stringify(res.body)).not.toContain(GOOD_KEY);
   });

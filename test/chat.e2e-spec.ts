@@ -47,7 +47,7 @@ describe('chat over the socket, /interact and SSE (offline knowledge responder)'
   it.each(ENABLED_VERTICAL_IDS.map((v) => [v]))('%s: chat:send streams deltas then chat:done whose response equals the joined deltas', async (vertical) => {
     const q = QUESTIONS[vertical];
     const result = await chatOverSocket(socket, { vertical, ...q });
-    expect(result.ack).toEqual({ accepted: true });
+    expect(result.ack).toEqual({ accepted: true, replyId: expect.any(String) });
     expect(result.error).toBeUndefined();
     expect(result.deltas.length).toBeGreaterThanOrEqual(1);
     expectReplyShape(result.done!, vertical);

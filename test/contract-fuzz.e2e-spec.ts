@@ -11,8 +11,9 @@ import { EmailRequestSchema, PasswordLoginSchema, VerifyOtpSchema } from '../src
 import { FeedbackRequestSchema } from '../src/shared/contracts/analytics';
 import { InteractRequestSchema } from '../src/shared/contracts/chat';
 import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from '../src/shared/contracts/config';
+import { ChatResumePayloadSchema, NewChatRequestSchema } from '../src/shared/contracts/conversations';
 import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
-import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatSendAck } from '../src/shared/contracts/socket';
+import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatResumeAck, type ChatSendAck } from '../src/shared/contracts/socket';
 import { statusForCode } from '../src/common/app-error';
 import { isErrorCode } from '../src/shared/contracts/http';
 import { adminAgent, AdminAgent } from './support/admin-session';
@@ -139,6 +140,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     { name: 'POST /api/auth/login-password', method: 'post', path: () => '/api/auth/login-password', schema: PasswordLoginSchema, valid: { email: 'test-admin@example.com', password: 'correct horse battery staple' }, asAdmin: false },
     { name: 'POST /api/auth/verify-otp', method: 'post', path: () => '/api/auth/verify-otp', schema: VerifyOtpSchema, valid: { email: 'test-admin@example.com', otp: '123456' }, asAdmin: false },
     { name: 'POST /api/feedback', method: 'post', path: () => '/api/feedback', schema: FeedbackRequestSchema, valid: { replyId: '00000000-0000-4000-8000-000000000000', vote: 'up' }, asAdmin: false },
+    { name: 'POST /api/visitor/conversations/new', method: 'post', path: () => '/api/visitor/conversations/new', schema: NewChatRequestSchema, valid: { vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'Texas' }, asAdmin: false },
   ];
 
   it.each(targets.map((target) => [target.name, target]))('%s', async (_name, target) => {
@@ -190,6 +192,19 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
       }
       expect(wrong.slice(0, 5)).toEqual([]);
       expect(await dbSnapshot(t)).toBe(before);
+      expect(socket.connected).toBe(true);
+    }, 120_000);
+
+    it('chat:resume: every refused payload is acknowledged {accepted:false, error} with a 4xx code', async () => {
+      const payloads = invalidBodies({ requestId: 'fuzz-3', replyId: '01900000-0000-7000-8000-000000000000', after: 3 }, ChatResumePayloadSchema);
+      expect(payloads).toHaveLength(BODIES_PER_TARGET);
+      const wrong: unknown[] = [];
+      for (const payload of payloads) {
+        const ack = await new Promise<ChatResumeAck>((resolve) => socket.emit('chat:resume', payload as never, resolve));
+        const status = ack.accepted === false && isErrorCode(ack.error.code) ? statusForCode(ack.error.code) : 0;
+        if (!(ack.accepted === false && status >= 400 && status < 500 && ack.error.message.length > 0)) wrong.push({ payload: JSON.stringify(payload).slice(0, 300), ack });
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
       expect(socket.connected).toBe(true);
     }, 120_000);
 

@@ -10,9 +10,12 @@
  *   page and refused by the server.
  * - enableAnalytics: off -> chats record no usage events.
  * - debugMode: on -> debug and verbose logs on every server.
+ * - conversationRetentionDays: visitors' conversations are deleted this many days after their last
+ *   message (the daily purge job of src/conversations).
  */
 import { ENABLED_VERTICAL_IDS, EnabledVerticalId } from '../shared/catalog/verticals';
 import type { GlobalSettings, GlobalSettingsUpdateSchema } from '../shared/contracts/config';
+import { RETENTION_DAYS } from '../shared/contracts/conversations';
 import type { z } from 'zod';
 
 export type { GlobalSettings } from '../shared/contracts/config';
@@ -25,6 +28,7 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   verticals: Object.fromEntries(ENABLED_VERTICAL_IDS.map((id) => [id, true])) as Record<EnabledVerticalId, boolean>,
   enableAnalytics: true,
   debugMode: false,
+  conversationRetentionDays: RETENTION_DAYS.default,
 });
 
 /** The settings row that holds them (JSON). */
@@ -48,7 +52,7 @@ export function readStoredSettings(json: string | undefined): GlobalSettings {
 /** Applies a checked PUT body (GlobalSettingsUpdateSchema: any subset of the fields) to the current settings. */
 export function applySettingsUpdate(current: GlobalSettings, update: z.output<typeof GlobalSettingsUpdateSchema>): GlobalSettings {
   const next: GlobalSettings = { ...current, verticals: { ...current.verticals, ...update.verticals } };
-  for (const key of ['responseTemperature', 'maxResponseLength', 'defaultLanguage', 'enableAnalytics', 'debugMode'] as const) {
+  for (const key of ['responseTemperature', 'maxResponseLength', 'defaultLanguage', 'enableAnalytics', 'debugMode', 'conversationRetentionDays'] as const) {
     if (update[key] !== undefined) (next as Record<typeof key, unknown>)[key] = update[key];
   }
   return next;

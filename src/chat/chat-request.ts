@@ -1,23 +1,24 @@
 /**
  * What the chat pipeline works with, made from a parsed chat request (the /interact body or
  * `chat:send`, checked by their contracts in src/shared/contracts/chat.ts): the reply language and
- * jurisdiction looked up in the catalogs, and the conversation history cut to what the prompt uses.
+ * jurisdiction looked up in the catalogs, and the history the caller sent cut to what a prompt uses.
  */
 import { getJurisdiction } from '../shared/catalog/jurisdictions';
 import { DEFAULT_LANGUAGE, getLanguageByCode, getLanguageByName, Language } from '../shared/catalog/languages';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
 import type { ParsedInteractRequest } from '../shared/contracts/chat';
+import { trimHistory, type HistoryEntry } from '../conversations/history';
 
-/** Conversation history kept for the prompt: the newest entries, by count and by total size. */
-export const MAX_HISTORY_ENTRIES = 20;
-export const MAX_HISTORY_CHARS = 16000;
-const MAX_HISTORY_ENTRY_CHARS = 4000;
 
 export interface ChatRequest {
   query: string;
   vertical: EnabledVerticalId;
   userId: string;
-  history: { role: 'user' | 'assistant'; content: string }[];
+  /**
+   * The history the caller sent (`conversationHistory`). The pipeline replaces it with the
+   * server's copy of the conversation, unless the caller is stateless (see ConversationsService).
+   */
+  history: HistoryEntry[];
   language: Language;
   jurisdiction?: { code: string; name: string; legalSystem: string; subRegion?: string; subRegionLabel?: string };
 }
@@ -27,18 +28,8 @@ function languageOf(value: string | undefined): Language | undefined {
   return getLanguageByName(value) ?? getLanguageByCode(value.toLowerCase());
 }
 
-function historyOf(entries: ParsedInteractRequest['conversationHistory']): ChatRequest['history'] {
-  const kept: ChatRequest['history'] = [];
-  let size = 0;
-  for (let i = (entries?.length ?? 0) - 1; i >= 0 && kept.length < MAX_HISTORY_ENTRIES; i -= 1) {
-    const entry = entries![i];
-    const content = entry.content.slice(0, MAX_HISTORY_ENTRY_CHARS);
-    if (content.trim() === '') continue;
-    if (size + content.length > MAX_HISTORY_CHARS) break;
-    size += content.length;
-    kept.unshift({ role: entry.type === 'user' ? 'user' : 'assistant', content });
-  }
-  return kept;
+function historyOf(entries: ParsedInteractRequest['conversationHistory']): HistoryEntry[] {
+  return trimHistory((entries ?? []).map((entry) => ({ role: entry.type === 'user' ? 'user' : 'assistant', content: entry.content })));
 }
 
 export function toChatRequest(body: ParsedInteractRequest): ChatRequest {

@@ -14,16 +14,39 @@ import { AppError } from '../common/app-error';
 import { ClientAddressResolver } from '../common/client-address';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HealthService } from '../health/health.service';
+import { isFinal, ReplyStreamService, type ReplyFrame } from '../conversations/reply-streams';
+import { VisitorIdentity, type Visitor } from '../conversations/visitor-identity';
+import { ChatResumePayloadSchema } from '../shared/contracts/conversations';
 import { check } from '../shared/contracts/rules';
-import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatSendAck, type ClientToServerEvents, type ServerToClientEvents } from '../shared/contracts/socket';
+import {
+  ChatCancelPayloadSchema,
+  ChatSendPayloadSchema,
+  type ChatResumeAck,
+  type ChatSendAck,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '../shared/contracts/socket';
 import { ChatRequest, toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
+
+/** A reply this socket follows, by the client's requestId. */
+interface Followed {
+  replyId: string;
+  /** Started by this socket's chat:send (counts against MAX_ACTIVE_PER_SOCKET until it ends). */
+  asked: boolean;
+  stop: () => void;
+}
 
 type ChatSocket = Socket<
   ClientToServerEvents,
   ServerToClientEvents,
   Record<string, never>,
-  { requests: Map<string, AbortController>; /** The visitor's IP (TRUST_PROXY decides whose X-Forwarded-For counts). */ clientIp?: string }
+  {
+    visitor: Visitor;
+    requests: Map<string, Followed>;
+    /** The visitor's IP (TRUST_PROXY decides whose X-Forwarded-For counts). */
+    clientIp?: string;
+  }
 >;
 type ChatServer = Server<ClientToServerEvents, ServerToClientEvents>;
 
@@ -36,9 +59,13 @@ function errorPayload(error: unknown): { code: string; message: string } {
 }
 
 /**
- * The public chat socket (namespace `/`). `chat:send` is acknowledged at once ({accepted}) and
- * the reply streams as `chat:delta` frames, then `chat:done` or `chat:error`. A disconnect
- * aborts that socket's upstream calls. Health is pushed on connect and every health interval.
+ * The public chat socket (namespace `/`). `chat:send` is acknowledged at once ({accepted,
+ * replyId}) and the reply streams as `chat:delta` frames, then `chat:done` or `chat:error`, each
+ * numbered (`seq`). A disconnect ends only the socket's follows: the replies go on into their
+ * conversations, and `chat:resume` (on this server or any other) picks one up after the last frame
+ * the client has. `chat:cancel` stops a reply. Health is pushed on connect and every health
+ * interval. The socket's visitor is the visitor cookie of its handshake (one is set on a handshake
+ * that came without it).
  */
 @WebSocketGateway()
 export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
@@ -51,10 +78,14 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     private readonly chat: ChatService,
     private readonly health: HealthService,
     private readonly addresses: ClientAddressResolver,
+    private readonly streams: ReplyStreamService,
+    private readonly visitors: VisitorIdentity,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  afterInit(): void {
+  afterInit(server: ChatServer): void {
+    // A handshake without the visitor cookie gets one (browsers keep it for the page's next requests).
+    server.engine.on('initial_headers', (headers: Record<string, string | string[]>, req) => this.visitors.onHandshake(headers, req));
     this.healthTimer = setInterval(() => void this.pushHealth(), this.config.healthIntervalMs);
     this.healthTimer.unref();
   }
@@ -66,11 +97,13 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   handleConnection(socket: ChatSocket): void {
     socket.data.requests = new Map();
     socket.data.clientIp = this.addresses.resolve(socket.request).ip;
+    socket.data.visitor = this.visitors.ofHandshake(socket.request);
     void this.health.healthPush().then((push) => socket.emit('health', push));
   }
 
+  /** Only this socket's follows end: its replies keep streaming into their conversations. */
   handleDisconnect(socket: ChatSocket): void {
-    for (const controller of socket.data.requests?.values() ?? []) controller.abort();
+    for (const followed of socket.data.requests?.values() ?? []) followed.stop();
     socket.data.requests?.clear();
   }
 
@@ -84,7 +117,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       if (!parsed.ok) return { accepted: false, error: { code: parsed.problem.code, message: parsed.problem.message } };
       requestId = parsed.value.requestId;
       if (socket.data.requests.has(requestId)) throw new AppError('conflict', 'A request with this requestId is already streaming.');
-      if (socket.data.requests.size >= MAX_ACTIVE_PER_SOCKET) {
+      if ([...socket.data.requests.values()].filter((f) => f.asked).length >= MAX_ACTIVE_PER_SOCKET) {
         throw new AppError('rate_limited', 'Too many replies are streaming at once. Wait for one to finish.');
       }
       request = toChatRequest(parsed.value);
@@ -93,32 +126,70 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       return { accepted: false, error: errorPayload(error) };
     }
 
-    const controller = new AbortController();
-    socket.data.requests.set(requestId, controller);
-    this.chat
-      .run(request, {
-        requestId,
-        channel: 'socket',
-        signal: controller.signal,
-        onFrame: (text) => socket.emit('chat:delta', { requestId, text }),
-      })
-      .then(
-        (data) => socket.emit('chat:done', { requestId, data }),
-        (error) => {
-          // The visitor cancelled or left: nothing to tell a socket that is gone, but a cancel on a
-          // live socket still gets a final frame so the client can settle the message.
-          if (socket.connected) socket.emit('chat:error', { requestId, ...errorPayload(error) });
-        },
-      )
-      .finally(() => socket.data.requests.delete(requestId));
-    return { accepted: true };
+    const started = this.chat.start(request, { requestId, channel: 'socket', visitor: socket.data.visitor });
+    // The frames carry the outcome (chat:done or chat:error).
+    started.result.catch(() => undefined);
+    void this.attach(socket, requestId, started.replyId, 0, true);
+    return { accepted: true, replyId: started.replyId };
   }
 
   @SubscribeMessage('chat:cancel')
   onCancel(@ConnectedSocket() socket: ChatSocket, @MessageBody() payload: unknown): void {
     const parsed = check(ChatCancelPayloadSchema, payload);
     // A malformed cancel names no reply of this socket: there is nothing to stop.
-    if (parsed.ok) socket.data.requests.get(parsed.value.requestId)?.abort();
+    if (!parsed.ok) return;
+    const followed = socket.data.requests.get(parsed.value.requestId);
+    if (followed) void this.streams.cancel(followed.replyId, socket.data.visitor.key);
+  }
+
+  /** Picks up a reply of this socket's visitor after the frame `after`, wherever it runs. */
+  @SubscribeMessage('chat:resume')
+  async onResume(@ConnectedSocket() socket: ChatSocket, @MessageBody() payload: unknown): Promise<ChatResumeAck> {
+    const parsed = check(ChatResumePayloadSchema, payload);
+    if (!parsed.ok) return { accepted: false, error: { code: parsed.problem.code, message: parsed.problem.message } };
+    const { requestId, replyId, after } = parsed.value;
+    socket.data.requests.get(requestId)?.stop();
+    const found = await this.attach(socket, requestId, replyId, after, false);
+    // Another visitor's reply does not exist for this one.
+    return found ? { accepted: true } : { accepted: false, error: { code: 'not_found', message: 'That reply is no longer streaming.' } };
+  }
+
+  /** Sends the socket a reply's frames after `after`, tagged with the client's requestId. */
+  private async attach(socket: ChatSocket, requestId: string, replyId: string, after: number, asked: boolean): Promise<boolean> {
+    const followed: Followed = { replyId, asked, stop: () => undefined };
+    socket.data.requests.set(requestId, followed);
+    const release = () => {
+      if (socket.data.requests.get(requestId) === followed) socket.data.requests.delete(requestId);
+    };
+    const result = await this.streams.follow(replyId, socket.data.visitor.key, after, (frame) => {
+      this.emitFrame(socket, requestId, frame);
+      if (isFinal(frame)) release();
+    });
+    if (!result.ok) {
+      release();
+      return false;
+    }
+    followed.stop = () => {
+      result.stop();
+      release();
+    };
+    if (!socket.connected) followed.stop();
+    return true;
+  }
+
+  private emitFrame(socket: ChatSocket, requestId: string, frame: ReplyFrame): void {
+    if (!socket.connected) return;
+    switch (frame.kind) {
+      case 'delta':
+        socket.emit('chat:delta', { requestId, text: frame.text, seq: frame.seq });
+        break;
+      case 'done':
+        socket.emit('chat:done', { requestId, data: frame.data, seq: frame.seq });
+        break;
+      case 'error':
+        socket.emit('chat:error', { requestId, code: frame.code, message: frame.message, seq: frame.seq });
+        break;
+    }
   }
 
   private async pushHealth(): Promise<void> {

@@ -11,6 +11,9 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { KnowledgeService } from '../knowledge/knowledge.service';
 import { LlmService } from '../llm/llm.service';
 import { LlmError, LlmPassage, LlmUsage } from '../llm/llm.types';
+import { ConversationsService, type Turn, type TurnOutcome } from '../conversations/conversations.service';
+import { ReplyStreamService, type ReplyProducer } from '../conversations/reply-streams';
+import type { Visitor } from '../conversations/visitor-identity';
 import { countMessageTokens, countTokens } from '../llm/token-counter';
 import { costUsd, DEFAULT_MODELS } from '../shared/catalog/providers';
 import { getVertical, KNOWLEDGE_VERTICAL_IDS } from '../shared/catalog/verticals';
@@ -28,10 +31,21 @@ const FRAME_INTERVAL_MS = 30;
 export interface ChatRunOptions {
   requestId: string;
   channel: UsageChannel;
-  /** Aborted when the visitor cancels or disconnects. */
-  signal: AbortSignal;
-  /** Receives coalesced text frames as they stream. */
-  onFrame: (text: string) => void;
+  /** Who asked: the reply is saved in their conversation, and only they can follow or stop it. */
+  visitor: Visitor;
+}
+
+/** A reply that has started: follow its frames by `replyId` (ReplyStreamService); `result` settles when it ends. */
+export interface StartedReply {
+  replyId: string;
+  /** The reply data, or the AppError it ended with (a cancel: code `cancelled`). */
+  result: Promise<ReplyData>;
+}
+
+/** The error frame's code and message (an unexpected error says nothing about its inside). */
+function errorBody(error: unknown): { code: string; message: string } {
+  if (error instanceof AppError) return { code: error.code, message: error.message };
+  return { code: 'internal_error', message: 'Something went wrong on our side' };
 }
 
 /** Why a running chat was stopped by us (rather than by the visitor). */
@@ -51,14 +65,21 @@ const LOCAL_AGENT: AgentDefinition = {
 };
 
 /**
- * The chat pipeline shared by the socket gateway and POST /interact: pick the agent, retrieve
- * knowledge, build the prompt, stream the provider's reply through a frame coalescer under the
- * agent and chat time limits, and record exactly one usage event per call.
+ * The chat pipeline shared by the socket gateway and POST /interact: load the visitor's
+ * conversation (the server's copy of the history) alongside retrieval and the agent, build the
+ * prompt, stream the provider's reply through a frame coalescer under the agent and chat time
+ * limits into the reply's resumable stream, save the exchange in the conversation, and record
+ * exactly one usage event per call.
+ *
+ * A reply belongs to no connection: whoever asked follows its stream, and a lost connection only
+ * ends that follow. The reply keeps streaming into the conversation until it ends, until an
+ * explicit stop (`chat:cancel`, POST /interact/replies/{id}/cancel), or at the latest at the agent
+ * time-out (a silent provider) or CHAT_TIMEOUT_MS: that bounds what a reply nobody watches costs.
  */
 @Injectable()
 export class ChatService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ChatService.name);
-  private readonly running = new Map<string, { stop: (reason: StopReason) => void; done: Promise<unknown> }>();
+  private readonly running = new Map<string, { stop: (reason: StopReason | 'cancelled') => void; done: Promise<unknown> }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -67,6 +88,8 @@ export class ChatService implements BeforeApplicationShutdown {
     private readonly llm: LlmService,
     private readonly usage: UsageRecorderService,
     private readonly shutdown: ShutdownState,
+    private readonly conversations: ConversationsService,
+    private readonly streams: ReplyStreamService,
   ) {}
 
   get activeCount(): number {
@@ -89,37 +112,78 @@ export class ChatService implements BeforeApplicationShutdown {
     }
   }
 
-  async run(request: ChatRequest, options: ChatRunOptions): Promise<ReplyData> {
+  /**
+   * Starts a reply and returns its id at once: the reply's stream is registered before this
+   * returns, so a follower that subscribes now gets every frame.
+   */
+  start(request: ChatRequest, options: ChatRunOptions): StartedReply {
     this.admit(request);
-    const key = `${options.channel}:${options.requestId}:${Math.random()}`;
-    let stop!: (reason: StopReason) => void;
-    const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
-    const done = this.execute(request, options, stopped);
-    this.running.set(key, { stop, done: done.catch(() => undefined) });
+    const replyId = newUsageEventId();
+    let stop!: (reason: StopReason | 'cancelled') => void;
+    const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
+    const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, () => stop('cancelled'));
+    const result = this.execute(request, options, producer, stopped);
+    const key = `${options.channel}:${replyId}`;
+    this.running.set(key, { stop, done: result.catch(() => undefined) });
+    void result.then(
+      () => this.running.delete(key),
+      () => this.running.delete(key),
+    );
+    return { replyId, result };
+  }
+
+  /** Runs a reply to its end (for callers that only want the result). */
+  run(request: ChatRequest, options: ChatRunOptions): Promise<ReplyData> {
+    return this.start(request, options).result;
+  }
+
+  private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopReason | 'cancelled'>): Promise<ReplyData> {
+    const startedAt = Date.now();
+    const started = performance.now();
+    let turn: Turn | undefined;
     try {
-      return await done;
-    } catch (error) {
-      // The agent or the knowledge could not be read: a 503 the caller can retry, never a 500.
-      if (!(error instanceof AppError) && isDatabaseUnavailable(error)) throw databaseUnavailableError();
+      // The conversation (the server's copy of the history), the agent and the knowledge are
+      // independent: read them at the same time.
+      const elsewhere = KNOWLEDGE_VERTICAL_IDS.filter((id) => id !== request.vertical && this.agents.isVerticalEnabled(id));
+      const jurisdiction = request.vertical === 'legal' ? (request.jurisdiction ? { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } : null) : undefined;
+      const [opened, picked, retrieval] = await Promise.all([
+        this.conversations.openTurn(
+          options.visitor,
+          { vertical: request.vertical, jurisdiction: request.jurisdiction && { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } },
+          { replyId: producer.replyId, requestId: options.requestId, channel: options.channel, language: request.language.code, question: request.query, claimedHistory: request.history },
+        ),
+        this.agents.pick(request.vertical),
+        // A legal question reads its jurisdiction's items and general ones, never another jurisdiction's.
+        this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere, jurisdiction }),
+      ]);
+      turn = opened;
+      return await this.reply({ ...request, history: turn.history }, options, producer, stopped, turn, picked ?? LOCAL_AGENT, retrieval, startedAt, started);
+    } catch (caught) {
+      // The conversation, the agent or the knowledge could not be read: a 503 the caller can
+      // retry, never a 500. The reply still ends (its stream gets the error frame).
+      const error = !(caught instanceof AppError) && isDatabaseUnavailable(caught) ? databaseUnavailableError() : caught;
+      if (turn && !producer.ended) this.finishFailed(turn, producer, error, '', started, null);
+      else if (!producer.ended) producer.end({ kind: 'error', ...errorBody(error) });
       throw error;
-    } finally {
-      this.running.delete(key);
     }
   }
 
-  private async execute(request: ChatRequest, options: ChatRunOptions, stopped: Promise<StopReason>): Promise<ReplyData> {
-    const startedAt = Date.now();
-    const started = performance.now();
-    const agent = (await this.agents.pick(request.vertical)) ?? LOCAL_AGENT;
+  private async reply(
+    request: ChatRequest,
+    options: ChatRunOptions,
+    producer: ReplyProducer,
+    stopped: Promise<StopReason | 'cancelled'>,
+    turn: Turn,
+    agent: AgentDefinition,
+    retrieval: Awaited<ReturnType<KnowledgeService['retrieve']>>,
+    startedAt: number,
+    started: number,
+  ): Promise<ReplyData> {
     const provider = this.llm.providerFor(agent.connection);
     const model = agent.model;
 
     // Only passages above the relevance floor reach the prompt; when none do, the (enabled)
     // vertical whose knowledge matches is suggested.
-    const elsewhere = KNOWLEDGE_VERTICAL_IDS.filter((id) => id !== request.vertical && this.agents.isVerticalEnabled(id));
-    // A legal question reads its jurisdiction's items and general ones, never another jurisdiction's.
-    const jurisdiction = request.vertical === 'legal' ? (request.jurisdiction ? { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } : null) : undefined;
-    const retrieval = await this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere, jurisdiction });
     const passages: LlmPassage[] = retrieval.passages.map((p) => ({ itemId: p.itemId, title: p.title, text: p.text, score: p.score }));
     const suggested = retrieval.suggestedVertical ? getVertical(retrieval.suggestedVertical) : undefined;
     const suggestedVertical = suggested ? { id: suggested.id, name: suggested.name } : undefined;
@@ -132,9 +196,6 @@ export class ChatService implements BeforeApplicationShutdown {
       if (!stopReason) stopReason = reason;
       upstream.abort();
     };
-    const onClientAbort = () => abort('cancelled');
-    if (options.signal.aborted) abort('cancelled');
-    options.signal.addEventListener('abort', onClientAbort, { once: true });
     void stopped.then((reason) => abort(reason));
     const chatTimer = setTimeout(() => abort('chat_timeout'), Math.max(0, this.config.chatTimeoutMs - (performance.now() - started)));
     // The agent timeout is an inactivity limit: it restarts with every delta, so a long answer that
@@ -145,7 +206,11 @@ export class ChatService implements BeforeApplicationShutdown {
       agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
     };
 
-    const coalescer = new FrameCoalescer(options.onFrame, FRAME_INTERVAL_MS);
+    const coalescer = new FrameCoalescer((frame) => {
+      producer.delta(frame);
+      // Stored once the visitor has the first frame, so the write never delays it.
+      if (!turn.saved) this.conversations.saveStart(turn);
+    }, FRAME_INTERVAL_MS);
     let text = '';
     let ttftMs: number | null = null;
     let usage: LlmUsage | undefined;
@@ -168,22 +233,24 @@ export class ChatService implements BeforeApplicationShutdown {
       if (upstream.signal.aborted) throw new LlmError('cancelled', 'The request was cancelled.');
       if (text.trim() === '') throw new LlmError('bad_response', 'The AI provider returned an empty reply.');
     } catch (error) {
-      coalescer.discard();
+      // What the visitor already got stays: a stopped reply keeps its text.
+      coalescer.flush();
       const failure = this.describeFailure(error, stopReason);
-      await this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, failure.error);
+      await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, failure.error);
+      this.finishFailed(turn, producer, failure.error, text, started, ttftMs, agent);
       throw failure.error;
     } finally {
       clearTimeout(chatTimer);
       clearTimeout(agentTimer);
-      options.signal.removeEventListener('abort', onClientAbort);
     }
     coalescer.flush();
 
-    // Stored before the caller sends chat:done / the /interact reply: a reply the visitor got always has its usage event.
-    const event = await this.recordUsage(request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success');
-    return {
+    // Stored before the final frame (chat:done, the /interact reply): a reply the visitor got always has its usage event.
+    const event = await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success');
+    const executionTime = Math.round(performance.now() - started);
+    const data: ReplyData = {
       response: text,
-      executionTime: Math.round(performance.now() - started),
+      executionTime,
       // Confidence = the estimated probability that the first source answers the question
       // (src/retrieval/relevance.ts, calibrated by `npm run eval`); for "not found", that of the
       // best item below the relevance floor. It says how well grounded the answer is, not how fluent.
@@ -196,7 +263,8 @@ export class ChatService implements BeforeApplicationShutdown {
       answered: retrieval.answered,
       ...(suggested ? { suggestedVertical: suggested.id } : {}),
       ...(generalOnlyFor ? { generalOnly: true } : {}),
-      replyId: event.id,
+      replyId: producer.replyId,
+      conversationId: turn.conversationId,
       usage: {
         promptTokens: event.promptTokens,
         completionTokens: event.completionTokens,
@@ -206,6 +274,37 @@ export class ChatService implements BeforeApplicationShutdown {
         model,
       },
     };
+    this.conversations.saveEnd(turn, {
+      status: 'complete',
+      text,
+      data,
+      answered: retrieval.answered,
+      confidence: data.confidence,
+      agentId: agent.agentId,
+      provider: agent.connection.provider,
+      model,
+      executionMs: executionTime,
+      ttftMs,
+    });
+    producer.end({ kind: 'done', data });
+    return data;
+  }
+
+  /** Ends a reply that failed or was stopped: its stream gets the error frame, its message what arrived. */
+  private finishFailed(turn: Turn, producer: ReplyProducer, error: unknown, text: string, started: number, ttftMs: number | null, agent?: AgentDefinition): void {
+    const body = errorBody(error);
+    const outcome: TurnOutcome = {
+      status: body.code === 'cancelled' ? 'stopped' : 'error',
+      text,
+      agentId: agent?.agentId,
+      provider: agent?.connection.provider,
+      model: agent?.model,
+      executionMs: Math.round(performance.now() - started),
+      ttftMs,
+      error: body,
+    };
+    this.conversations.saveEnd(turn, outcome);
+    producer.end({ kind: 'error', ...body });
   }
 
   private describeFailure(error: unknown, stopReason: StopReason | 'cancelled' | undefined): { status: UsageStatus; error: AppError } {
@@ -235,6 +334,7 @@ export class ChatService implements BeforeApplicationShutdown {
    * A call that failed before any text arrived is billed nothing, so it records zero tokens.
    */
   private async recordUsage(
+    replyId: string,
     request: ChatRequest,
     agent: AgentDefinition,
     options: ChatRunOptions,
@@ -253,7 +353,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const completionTokens = usage?.completionTokens ?? (anyOutput ? countTokens(text) : 0);
     const event = {
       // The usage event's id is also the reply's id (replyId), which reply feedback refers to.
-      id: newUsageEventId(),
+      id: replyId,
       createdAt: startedAt,
       requestId: options.requestId,
       agentId: agent.agentId,

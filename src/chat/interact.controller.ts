@@ -4,6 +4,9 @@ import { Public } from '../auth/public.decorator';
 import { AppError } from '../common/app-error';
 import { Contract } from '../common/contract';
 import { requestIdOf } from '../common/request-id';
+import { onClientGone, sendEvent, sendFrame, startEventStream } from '../conversations/reply-sse';
+import { ReplyStreamService } from '../conversations/reply-streams';
+import { VisitorIdentity } from '../conversations/visitor-identity';
 import { InteractRequestSchema, ReplyDataSchema, type ParsedInteractRequest, type ReplyData } from '../shared/contracts/chat';
 import { ChatStreamEventSchema } from '../shared/contracts/socket';
 import { toChatRequest } from './chat-request';
@@ -11,16 +14,6 @@ import { ChatService } from './chat.service';
 
 function wantsEventStream(req: Request): boolean {
   return (req.header('accept') ?? '').includes('text/event-stream');
-}
-
-/** Aborts when the caller goes away before the reply is complete. */
-function abortOnClose(req: Request, res: Response): AbortController {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  req.on('aborted', () => controller.abort());
-  return controller;
 }
 
 /** Before the body is read: a restarting server says so (503), a body that is not JSON is 415. */
@@ -39,19 +32,26 @@ export class InteractAdmission implements CanActivate {
 
 /**
  * POST /interact: the whole reply as JSON, or — with `Accept: text/event-stream` — the same
- * frames as the socket (`chat:delta`, then `chat:done` or `chat:error`) as server-sent events.
+ * frames as the socket (`chat:delta`, then `chat:done` or `chat:error`) as server-sent events,
+ * after a `chat:start` naming the reply. The exchange is saved in the caller's conversation (the
+ * visitor cookie, set on the first call); a caller that goes away does not stop the reply: it can
+ * be read or resumed at /interact/replies/{replyId}, and stopped there.
  */
 @Public()
 @Controller()
 export class InteractController {
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly streams: ReplyStreamService,
+    private readonly visitors: VisitorIdentity,
+  ) {}
 
   @Post('interact')
   @UseGuards(InteractAdmission)
   @Contract({
     summary: 'Ask a question',
     description:
-      'The chat request of the product spec. Answers the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events (see ChatStreamEvent): `chat:delta` frames, then `chat:done` or `chat:error`. Errors found before the reply starts are the JSON error envelope in both cases.',
+      'The chat request of the product spec. Answers the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events (see ChatStreamEvent): `chat:start` (the replyId), `chat:delta` frames, then `chat:done` or `chat:error`. Errors found before the reply starts are the JSON error envelope in both cases. The exchange is saved in the conversation of the visitor cookie (`sa_visitor`, set by the first call): send it back to continue the conversation (the prompt then gets the stored history; `conversationHistory` is only read from callers without the cookie) and to read, resume or stop a reply at /interact/replies/{replyId}. A caller that goes away does not stop the reply.',
     body: InteractRequestSchema,
     data: ReplyDataSchema,
     content: { 'text/event-stream': { schema: ChatStreamEventSchema, description: 'With Accept: text/event-stream: the reply as server-sent events.' } },
@@ -61,38 +61,23 @@ export class InteractController {
     const request = toChatRequest(body);
     this.chat.admit(request);
     const requestId = requestIdOf(req);
-    const controller = abortOnClose(req, res);
+    const visitor = this.visitors.ensure(req, res);
     if (!wantsEventStream(req)) {
-      const data = await this.chat.run(request, { requestId, channel: 'rest', signal: controller.signal, onFrame: () => undefined });
+      const data = await this.chat.run(request, { requestId, channel: 'rest', visitor });
       const body: { success: true; data: ReplyData } = { success: true, data };
       res.status(200).json(body);
       return;
     }
 
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    const send = (event: string, payload: unknown) => {
-      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
-    };
-    try {
-      const data = await this.chat.run(request, {
-        requestId,
-        channel: 'sse',
-        signal: controller.signal,
-        onFrame: (text) => send('chat:delta', { requestId, text }),
-      });
-      send('chat:done', { requestId, data });
-    } catch (error) {
-      const payload =
-        error instanceof AppError
-          ? { code: error.code, message: error.message }
-          : { code: 'internal_error', message: 'Something went wrong on our side' };
-      send('chat:error', { requestId, ...payload });
-    }
-    res.end();
+    const started = this.chat.start(request, { requestId, channel: 'sse', visitor });
+    // The frames carry the outcome (chat:done or chat:error).
+    started.result.catch(() => undefined);
+    startEventStream(res);
+    sendEvent(res, 'chat:start', { requestId, replyId: started.replyId });
+    const follow = await this.streams.follow(started.replyId, visitor.key, 0, (frame) => {
+      if (sendFrame(res, requestId, frame)) res.end();
+    });
+    // Going away ends only this follow: the reply goes on.
+    if (follow.ok && !res.writableEnded) onClientGone(req, res, follow.stop);
   }
 }

@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   provider_timeout: 504,
   chat_timeout: 504,
   cancelled: 499,
+  reply_interrupted: 503,
   server_restarting: 503,
   service_unavailable: 503,
   database_unavailable: 503,

@@ -8,3 +8,14 @@ import { dialectOf } from './data-source';
 export function portableSql(dataSource: DataSource, sql: string): string {
   return dialectOf(dataSource) === 'postgres' ? sql : sql.replace(/\$(\d+)/g, '?$1');
 }
+
+/** Runs an UPDATE or DELETE and returns how many rows it changed (both drivers report it). */
+export async function changedRows(dataSource: DataSource, sql: string, parameters: unknown[]): Promise<number> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    const result = await runner.query(portableSql(dataSource, sql), parameters, true);
+    return result.affected ?? 0;
+  } finally {
+    await runner.release();
+  }
+}

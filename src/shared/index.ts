@@ -11,3 +11,4 @@ export * from './contracts/knowledge';
 export * from './contracts/config';
 export * from './contracts/auth';
 export * from './contracts/analytics';
+export * from './contracts/conversations';

@@ -73,9 +73,15 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
   };
 }
 
-export function connectClient(url: string): Promise<ClientSocket> {
+/** A socket.io client; with `cookie`, its handshake carries that Cookie header (a visitor cookie, say). */
+export function connectClient(url: string, options: { cookie?: string } = {}): Promise<ClientSocket> {
   return new Promise((resolve, reject) => {
-    const socket: ClientSocket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket: ClientSocket = io(url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      ...(options.cookie ? { extraHeaders: { cookie: options.cookie } } : {}),
+    });
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
   });
@@ -123,19 +129,28 @@ export function chatOverSocket(socket: ClientSocket, payload: Omit<ChatSendPaylo
   });
 }
 
-/** Parses a text/event-stream body into [event, data] pairs. */
-export function parseSse(body: string): { event: string; data: any }[] {
+/** A new visitor: the `sa_visitor=...` cookie the server sets (for Cookie headers). */
+export async function newVisitorCookie(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/visitor/conversations`);
+  const cookie = (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('sa_visitor='));
+  if (!cookie) throw new Error('no visitor cookie was set');
+  return cookie.split(';')[0];
+}
+
+/** Parses a text/event-stream body into [event, data] pairs (and the `id:` of frames). */
+export function parseSse(body: string): { event: string; data: any; id?: string }[] {
   return body
     .split('\n\n')
     .filter((block) => block.trim() !== '')
     .map((block) => {
+      const id = /^id: (.*)$/m.exec(block)?.[1];
       const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
       const data = block
         .split('\n')
         .filter((l) => l.startsWith('data: '))
         .map((l) => l.slice(6))
         .join('\n');
-      return { event, data: JSON.parse(data) };
+      return { event, data: JSON.parse(data), ...(id === undefined ? {} : { id }) };
     });
 }
 

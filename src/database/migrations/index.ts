@@ -10,6 +10,7 @@ import { KnowledgePostingsReadsPostgres1732190700000 } from './postgres/17321907
 import { UsageAnsweredPostgres1732190800000 } from './postgres/1732190800000-usage-answered';
 import { OtpRequesterPostgres1732190900000 } from './postgres/1732190900000-otp-requester';
 import { KnowledgeJurisdictionPostgres1732191400000 } from './postgres/1732191400000-knowledge-jurisdiction';
+import { ConversationsPostgres1732191500000 } from './postgres/1732191500000-conversations';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -20,6 +21,7 @@ import { KnowledgeSearchSqlite1732190600000 } from './sqlite/1732190600000-knowl
 import { UsageAnsweredSqlite1732190800000 } from './sqlite/1732190800000-usage-answered';
 import { OtpRequesterSqlite1732190900000 } from './sqlite/1732190900000-otp-requester';
 import { KnowledgeJurisdictionSqlite1732191400000 } from './sqlite/1732191400000-knowledge-jurisdiction';
+import { ConversationsSqlite1732191500000 } from './sqlite/1732191500000-conversations';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -32,6 +34,7 @@ export const SQLITE_MIGRATIONS = [
   UsageAnsweredSqlite1732190800000,
   OtpRequesterSqlite1732190900000,
   KnowledgeJurisdictionSqlite1732191400000,
+  ConversationsSqlite1732191500000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -45,4 +48,5 @@ export const POSTGRES_MIGRATIONS = [
   UsageAnsweredPostgres1732190800000,
   OtpRequesterPostgres1732190900000,
   KnowledgeJurisdictionPostgres1732191400000,
+  ConversationsPostgres1732191500000,
 ];

@@ -209,6 +209,8 @@ export const ReplyDataSchema = z
      * server; optional so replies built elsewhere (tests, older servers) stay valid.
      */
     replyId: z.string().optional(),
+    /** The visitor's conversation the exchange was saved in (absent from servers that keep none). */
+    conversationId: z.string().optional(),
     usage: ReplyUsageSchema,
   })
   .meta({ id: 'ReplyData' });

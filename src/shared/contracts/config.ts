@@ -8,6 +8,7 @@ import { LANGUAGES } from '../catalog/languages';
 import { PROVIDER_IDS, type ProviderId } from '../catalog/providers';
 import { AGENT_VERTICAL_IDS, ENABLED_VERTICAL_IDS, VERTICALS, type AgentVerticalId, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf, UNKNOWN_VERTICAL } from './chat';
+import { RETENTION_DAYS } from './conversations';
 import { body, coded, decimal, flag, integer, optional, text } from './rules';
 
 /** Product-spec section 5 "Agent configuration" / section 9: the defaults of a new agent. */
@@ -192,6 +193,8 @@ export const GlobalSettingsSchema = z
     verticals: z.record(z.enum(tupleOf<EnabledVerticalId>(ENABLED_VERTICAL_IDS)), z.boolean()),
     enableAnalytics: z.boolean(),
     debugMode: z.boolean(),
+    /** Visitors' conversations are deleted this many days after their last message (daily purge). */
+    conversationRetentionDays: z.number().int(),
   })
   .meta({ id: 'GlobalSettings' });
 export type GlobalSettings = z.infer<typeof GlobalSettingsSchema>;
@@ -214,6 +217,7 @@ export const GlobalSettingsUpdateSchema = body({
     .optional(),
   enableAnalytics: flag('Enable Analytics').optional(),
   debugMode: flag('Debug Mode').optional(),
+  conversationRetentionDays: integer('Conversation retention (days)', RETENTION_DAYS.min, RETENTION_DAYS.max).optional(),
 })
   .refine((update) => Object.values(update).some((v) => v !== undefined), 'Nothing to change: send at least one setting.')
   .meta({ id: 'GlobalSettingsUpdate' });

@@ -26,6 +26,7 @@ export const ERROR_CODES = Object.freeze([
   'provider_timeout',
   'chat_timeout',
   'cancelled',
+  'reply_interrupted',
   'server_restarting',
   'service_unavailable',
   'database_unavailable',

@@ -6,24 +6,52 @@
 import { z } from 'zod';
 import { AnalyticsUpdateSchema, type AnalyticsUpdate } from './analytics';
 import { ChatSendPayloadSchema, ReplyDataSchema, RequestIdSchema, type ChatSendPayload } from './chat';
+import {
+  ChatResumePayloadSchema,
+  ConversationMessageEventSchema,
+  GapsChangedEventSchema,
+  type ChatResumePayload,
+  type ConversationMessageEvent,
+  type GapsChangedEvent,
+} from './conversations';
 import { ErrorBodySchema, HealthStatusSchema } from './http';
 
 export { ChatSendPayloadSchema, type ChatSendPayload, type ParsedChatSendPayload } from './chat';
 
+/**
+ * `chat:send` acknowledgement. `replyId` names the reply from its first frame on: a client that
+ * loses its connection (or reloads) resumes it with `chat:resume`, or reads it at
+ * GET /interact/replies/{replyId}.
+ */
 export const ChatSendAckSchema = z.union([
-  z.object({ accepted: z.literal(true) }),
+  z.object({ accepted: z.literal(true), replyId: z.string().optional() }),
   z.object({ accepted: z.literal(false), error: ErrorBodySchema }),
 ]);
 export type ChatSendAck = z.infer<typeof ChatSendAckSchema>;
 
-export const ChatDeltaPayloadSchema = z.object({ requestId: z.string(), text: z.string() });
+/**
+ * Frames carry `seq`, the reply's frame number (1, 2, ...; the final chat:done or chat:error has
+ * the last): a client keeps the highest it has applied and resumes after it, so no text is lost
+ * or repeated. Optional for frames made elsewhere (tests, older servers).
+ */
+const seq = z.number().int().optional();
+
+export const ChatDeltaPayloadSchema = z.object({ requestId: z.string(), text: z.string(), seq });
 export type ChatDeltaPayload = z.infer<typeof ChatDeltaPayloadSchema>;
 
-export const ChatDonePayloadSchema = z.object({ requestId: z.string(), data: ReplyDataSchema });
+export const ChatDonePayloadSchema = z.object({ requestId: z.string(), data: ReplyDataSchema, seq });
 export type ChatDonePayload = z.infer<typeof ChatDonePayloadSchema>;
 
-export const ChatErrorPayloadSchema = z.object({ requestId: z.string(), message: z.string(), code: z.string() });
+export const ChatErrorPayloadSchema = z.object({ requestId: z.string(), message: z.string(), code: z.string(), seq });
 export type ChatErrorPayload = z.infer<typeof ChatErrorPayloadSchema>;
+
+/** `chat:resume` acknowledgement: accepted (the missed frames follow), or not_found / forbidden. */
+export const ChatResumeAckSchema = z.union([z.object({ accepted: z.literal(true) }), z.object({ accepted: z.literal(false), error: ErrorBodySchema })]);
+export type ChatResumeAck = z.infer<typeof ChatResumeAckSchema>;
+
+/** POST /interact as server-sent events: the first event names the reply (resume it with Last-Event-ID). */
+export const ChatStartPayloadSchema = z.object({ requestId: z.string(), replyId: z.string() });
+export type ChatStartPayload = z.infer<typeof ChatStartPayloadSchema>;
 
 export const ChatCancelPayloadSchema = z.object({ requestId: RequestIdSchema }, { error: 'Send the cancel as an object.' });
 export type ChatCancelPayload = z.infer<typeof ChatCancelPayloadSchema>;
@@ -47,6 +75,7 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   'chat:send': (p: ChatSendPayload, ack: (a: ChatSendAck) => void) => void;
   'chat:cancel': (p: ChatCancelPayload) => void;
+  'chat:resume': (p: ChatResumePayload, ack: (a: ChatResumeAck) => void) => void;
 }
 
 export const KnowledgeChangeActionSchema = z.enum(['created', 'updated', 'deleted']);
@@ -63,6 +92,8 @@ export interface AdminServerToClientEvents {
   'analytics:update': (p: AnalyticsUpdate) => void;
   'knowledge:changed': (p: KnowledgeChangedPayload) => void;
   'config:changed': (p: ConfigChangedPayload) => void;
+  'conversation:message': (p: ConversationMessageEvent) => void;
+  'knowledge-gaps:changed': (p: GapsChangedEvent) => void;
 }
 
 /** The admin namespace is push-only. */
@@ -74,10 +105,16 @@ export const SOCKET_EVENTS = {
   '/': {
     clientToServer: {
       'chat:send': { payload: ChatSendPayloadSchema, ack: ChatSendAckSchema, about: 'Ask a question; acknowledged at once with {accepted} or {accepted:false, error}. The reply streams as chat:delta frames, then chat:done or chat:error, all tagged with the requestId.' },
-      'chat:cancel': { payload: ChatCancelPayloadSchema, about: 'Stop a reply that is streaming; it ends with chat:error (code cancelled).' },
+      'chat:cancel': { payload: ChatCancelPayloadSchema, about: 'Stop a reply that is streaming; it ends with chat:error (code cancelled). The only way to stop one: a lost connection does not (the reply keeps streaming into the conversation until it ends or CHAT_TIMEOUT_MS).' },
+      'chat:resume': {
+        payload: ChatResumePayloadSchema,
+        ack: ChatResumeAckSchema,
+        about:
+          'Pick up a reply (replyId from the chat:send acknowledgement or the visitor\'s conversation) after a lost connection or a reload, on any server: the frames after `after` arrive (tagged with this requestId), then the live ones, then chat:done or chat:error. Needs the visitor cookie the reply was asked with; not_found once the reply ended more than a minute ago (read the conversation instead).',
+      },
     },
     serverToClient: {
-      'chat:delta': { payload: ChatDeltaPayloadSchema, about: 'The next piece of the reply text (coalesced: the first at once, then at most one frame per ~30 ms).' },
+      'chat:delta': { payload: ChatDeltaPayloadSchema, about: 'The next piece of the reply text (coalesced: the first at once, then at most one frame per ~30 ms); `seq` numbers the frames of a reply from 1.' },
       'chat:done': { payload: ChatDonePayloadSchema, about: 'The reply is complete; `data` is the /interact reply data.' },
       'chat:error': { payload: ChatErrorPayloadSchema, about: 'The reply failed or was cancelled; `code` is an error code, `message` is for people.' },
       health: { payload: HealthPushSchema, about: 'Service health, on connect and every HEALTH_INTERVAL_MS (30 s).' },
@@ -89,6 +126,8 @@ export const SOCKET_EVENTS = {
       'analytics:update': { payload: AnalyticsUpdateSchema, about: 'New usage was recorded (or a reply rated): reload the analytics. At most once a second.' },
       'knowledge:changed': { payload: KnowledgeChangedPayloadSchema, about: 'A knowledge item was created, updated or deleted (by any console, on any server).' },
       'config:changed': { payload: ConfigChangedPayloadSchema, about: 'An agent (agentId) or the global settings (no agentId) changed.' },
+      'conversation:message': { payload: ConversationMessageEventSchema, about: 'A visitor message was stored, or a reply finished (any server): the Conversations tab shows it.' },
+      'knowledge-gaps:changed': { payload: GapsChangedEventSchema, about: 'A knowledge gap was asked again, opened, resolved or reopened.' },
     },
   },
 } as const;
@@ -101,8 +140,13 @@ export const SOCKET_EVENTS = {
  */
 export const ChatStreamEventSchema = z
   .discriminatedUnion('event', [
+    z.object({ event: z.literal('chat:start'), data: ChatStartPayloadSchema }),
     z.object({ event: z.literal('chat:delta'), data: ChatDeltaPayloadSchema }),
     z.object({ event: z.literal('chat:done'), data: ChatDonePayloadSchema }),
     z.object({ event: z.literal('chat:error'), data: ChatErrorPayloadSchema }),
   ])
-  .meta({ id: 'ChatStreamEvent', description: 'One server-sent event: its `event:` line and its `data:` line (JSON).' });
+  .meta({
+    id: 'ChatStreamEvent',
+    description:
+      'One server-sent event: its `event:` line, its `data:` line (JSON) and, for frames, an `id:` line with the frame number: a stream cut off mid-reply resumes at GET /interact/replies/{replyId}/stream with that number as Last-Event-ID.',
+  });

@@ -85,6 +85,8 @@ export const CONFIG = {
     ] as const,
     analytics: 'Enable Analytics',
     debug: 'Debug Mode',
+    retention: 'Keep conversations (days)',
+    retentionHint: "Visitors' conversations are deleted this many days after their last message.",
     save: 'Save',
     saving: 'Saving...',
     saved: 'Settings saved.',

@@ -1,10 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
+import { RETENTION_DAYS } from '@shared/contracts/conversations';
 import type { GlobalSettings } from '../api/config-api';
 import { CONFIG } from '../strings';
 
 /**
  * 'Global Settings' (response temperature, max response length, default language) and
- * 'Security & System Settings' (vertical switches, analytics, debug mode): one form, saved with
+ * 'Security & System Settings' (vertical switches, analytics, debug mode, how long visitors'
+ * conversations are kept): one form, saved with
  * the Save button to PUT /api/config/global, where they take effect on every server.
  */
 export function SettingsForm(props: { settings: GlobalSettings; onSave(settings: GlobalSettings): Promise<unknown> }) {
@@ -12,6 +14,7 @@ export function SettingsForm(props: { settings: GlobalSettings; onSave(settings:
   // The number fields as typed; empty falls back to the static defaults (0.7 and 500) on save.
   const [temperature, setTemperature] = useState(String(props.settings.responseTemperature));
   const [maxLength, setMaxLength] = useState(String(props.settings.maxResponseLength));
+  const [retention, setRetention] = useState(String(props.settings.conversationRetentionDays));
   const [status, setStatus] = useState<{ kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string } | null>(null);
   const ids = useId();
   const field = (name: string) => `${ids}-${name}`;
@@ -24,6 +27,7 @@ export function SettingsForm(props: { settings: GlobalSettings; onSave(settings:
         ...draft,
         responseTemperature: temperature.trim() === '' ? 0.7 : Number(temperature),
         maxResponseLength: maxLength.trim() === '' ? 500 : Number(maxLength),
+        conversationRetentionDays: retention.trim() === '' ? RETENTION_DAYS.default : Number(retention),
       });
       setStatus({ kind: 'saved' });
     } catch (e) {
@@ -81,6 +85,24 @@ export function SettingsForm(props: { settings: GlobalSettings; onSave(settings:
       </section>
       <section className="config-card" aria-labelledby={field('security')}>
         <h3 id={field('security')}>{CONFIG.security.title}</h3>
+        <div className="config-row">
+          <div className="config-field">
+            <label htmlFor={field('retention')}>{CONFIG.security.retention}</label>
+            <input
+              id={field('retention')}
+              type="number"
+              min={RETENTION_DAYS.min}
+              max={RETENTION_DAYS.max}
+              step={1}
+              value={retention}
+              aria-describedby={field('retention-hint')}
+              onChange={(e) => setRetention(e.target.value)}
+            />
+            <p id={field('retention-hint')} className="config-hint">
+              {CONFIG.security.retentionHint}
+            </p>
+          </div>
+        </div>
         <div className="config-switches">
           {CONFIG.security.verticalToggles.map((t) =>
             toggle(t.label, draft.verticals[t.id] !== false, (on) => setDraft({ ...draft, verticals: { ...draft.verticals, [t.id]: on } }), t.id),

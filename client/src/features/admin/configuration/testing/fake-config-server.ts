@@ -38,6 +38,7 @@ export function makeGlobal(overrides: Partial<GlobalSettings> = {}): GlobalSetti
     verticals: { 'customer-service': true, hr: true, legal: true, sales: true },
     enableAnalytics: true,
     debugMode: false,
+    conversationRetentionDays: 90,
     ...overrides,
   };
 }

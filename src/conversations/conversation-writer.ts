@@ -1,0 +1,127 @@
+/**
+ * Writes conversation changes in batches, off the chat path: the pipeline hands over a turn's
+ * start (after its first frame went out) and its end, and returns at once. Everything queued while
+ * a write runs goes into the next one, a single transaction, so 100 replies finishing together
+ * cost a few transactions rather than 100 (on SQLite they share one connection with every other
+ * write). A failed batch is retried op by op, in order (an op that keeps failing is dropped after
+ * a few tries); while the database is down, ops wait in memory (bounded).
+ */
+import { Logger } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import { writeTransaction } from '../database/write-queue';
+
+export interface WriteOp {
+  /** Runs inside the batch's transaction. */
+  run(manager: EntityManager): Promise<void>;
+  /** Skipped when this says so at write time (the visitor deleted the conversation meanwhile). */
+  skip?(): boolean;
+  /** After the batch committed. */
+  written?(): void;
+}
+
+const MAX_PENDING = 100_000;
+const RETRY_MS = 1000;
+const MAX_TRIES = 5;
+
+export class ConversationWriter {
+  private readonly logger = new Logger('Conversations');
+  private pending: { op: WriteOp; tries: number }[] = [];
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  enqueue(op: WriteOp): void {
+    this.pending.push({ op, tries: 0 });
+    if (this.pending.length > MAX_PENDING) {
+      const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING);
+      this.logger.error(`Dropped ${dropped.length} conversation writes: the database has been unavailable too long`);
+    }
+    this.schedule(0);
+  }
+
+  /** Resolves once everything queued before the call is written (or has failed and waits for a retry). */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.pending.length === 0) return;
+    await this.writeNext();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer || this.running || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.writeNext();
+    }, delayMs);
+    if (delayMs > 0) this.timer.unref();
+  }
+
+  private writeNext(): Promise<void> {
+    if (this.running) return this.running;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    this.running = this.write(batch).finally(() => {
+      this.running = undefined;
+      if (this.pending.length > 0) this.schedule(this.pending.some((p) => p.tries > 0) ? RETRY_MS : 0);
+    });
+    return this.running;
+  }
+
+  private async write(batch: { op: WriteOp; tries: number }[]): Promise<void> {
+    const live = batch.filter(({ op }) => !op.skip?.());
+    if (live.length === 0) return;
+    try {
+      await writeTransaction(this.dataSource, async (manager) => {
+        for (const { op } of live) await op.run(manager);
+      });
+      this.done(live.map((p) => p.op));
+      return;
+    } catch {
+      // Retried op by op below.
+    }
+    // One op failed the batch: each on its own, in order. The first that fails again waits for
+    // a retry with everything after it (a turn's end is never written before its start).
+    for (let i = 0; i < live.length; i += 1) {
+      const entry = live[i];
+      if (entry.op.skip?.()) continue;
+      try {
+        await writeTransaction(this.dataSource, (manager) => entry.op.run(manager));
+        this.done([entry.op]);
+      } catch (error) {
+        entry.tries += 1;
+        const rest = live.slice(i + 1);
+        if (entry.tries >= MAX_TRIES) {
+          this.logger.error(`A conversation write failed ${MAX_TRIES} times and was dropped: ${(error as Error).message}`);
+        } else {
+          this.logger.warn(`A conversation write failed; will retry: ${(error as Error).message}`);
+          rest.unshift(entry);
+        }
+        this.pending.unshift(...rest);
+        return;
+      }
+    }
+  }
+
+  private done(ops: WriteOp[]): void {
+    for (const op of ops) {
+      try {
+        op.written?.();
+      } catch (error) {
+        this.logger.warn(`After a conversation write: ${(error as Error).message}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,491 @@
+/**
+ * Visitors' conversations: the chat pipeline's side (load the server's copy of the history before
+ * a reply, save the exchange as it happens) and the visitor's (read them back after a reload,
+ * "New chat", delete them).
+ *
+ * - One open conversation per visitor, vertical and scope (for legal the jurisdiction and
+ *   sub-region; '' elsewhere). The first question in a scope opens it; "New chat" closes it.
+ * - A turn is saved in two writes (ConversationWriter, batched, never on the chat path): the
+ *   question and a `streaming` reply once the first frame is out, then the reply's text, reply
+ *   data, timings and status when it ends. Until then the reply's frames live in the reply stream.
+ * - The prompt's history is the server's copy. `conversationHistory` in the request is only used
+ *   by a caller that sent no visitor cookie and whose conversation has nothing stored yet (a
+ *   stateless API call): it is that caller's own context, and can never replace a stored one.
+ */
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AdminEventsService } from '../admin-events/admin-events.service';
+import { newUsageEventId } from '../analytics/usage-event-id';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { changedRows, portableSql } from '../database/sql';
+import { queuedWrite } from '../database/write-queue';
+import type { EnabledVerticalId } from '../shared/catalog/verticals';
+import type { ReplyData } from '../shared/contracts/chat';
+import {
+  VISITOR_MESSAGE_LIMIT,
+  type MessageStatus,
+  type NewChatRequest,
+  type ReplyStatus,
+  type VisitorConversation,
+  type VisitorMessage,
+} from '../shared/contracts/conversations';
+import { ConversationWriter } from './conversation-writer';
+import { MAX_HISTORY_ENTRIES, trimHistory, type HistoryEntry } from './history';
+import { ReplyStreamService } from './reply-streams';
+import type { Visitor } from './visitor-identity';
+
+/** Rows read for the history (some may be skipped: empty or failed replies). */
+const HISTORY_ROWS = MAX_HISTORY_ENTRIES * 2;
+const TITLE_CHARS = 200;
+/** Open conversations the chat page gets back (one per vertical and legal jurisdiction). */
+const VISITOR_CONVERSATION_LIMIT = 50;
+
+
+/** What a chat turn is about: the vertical and, for legal, the jurisdiction. */
+export interface TurnScope {
+  vertical: EnabledVerticalId;
+  jurisdiction?: { code: string; subRegion?: string };
+}
+
+/** A turn of a conversation: the question and its reply, from start to end. */
+export interface Turn {
+  replyId: string;
+  userMessageId: string;
+  requestId: string;
+  visitorKey: string;
+  conversationId: string;
+  vertical: string;
+  scope: string;
+  jurisdiction: string | null;
+  subJurisdiction: string | null;
+  channel: string;
+  language: string;
+  question: string;
+  startedAt: number;
+  /** The server's copy of the conversation before this question, oldest first (for the prompt). */
+  history: HistoryEntry[];
+  /** Nothing is stored yet in this conversation (a new one). */
+  fresh: boolean;
+  /** The question and the streaming reply were handed to the writer. */
+  saved: boolean;
+  /** "New chat" was pressed while the turn ran: if the turn opens the conversation, it opens it closed. */
+  closedAt?: number;
+  /** The visitor deleted their conversations while the turn ran: nothing more is written. */
+  deleted?: boolean;
+  /** How the reply ended (once it has). */
+  outcome?: TurnOutcome;
+}
+
+/** How a reply ended, as the message stores it. */
+export interface TurnOutcome {
+  status: Exclude<MessageStatus, 'streaming'>;
+  text: string;
+  data?: ReplyData;
+  answered?: boolean;
+  confidence?: number;
+  agentId?: string;
+  provider?: string;
+  model?: string;
+  executionMs: number;
+  ttftMs: number | null;
+  error?: { code: string; message: string };
+}
+
+interface ConversationRow {
+  id: string;
+  vertical: string;
+  jurisdiction: string | null;
+  sub_jurisdiction: string | null;
+  language: string | null;
+  created_at: string | number;
+  updated_at: string | number;
+}
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  role: 'user' | 'agent';
+  content: string;
+  status: MessageStatus;
+  language: string | null;
+  request_id: string | null;
+  created_at: string | number;
+  confidence: number | null;
+  answered: number | null;
+  feedback: 'up' | 'down' | null;
+  reply: string | null;
+  agent_id: string | null;
+  provider: string | null;
+  model: string | null;
+  execution_ms: string | number | null;
+  ttft_ms: string | number | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export const MESSAGE_COLUMNS =
+  'id, conversation_id, role, content, status, language, request_id, created_at, confidence, answered, feedback, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message';
+
+export function scopeOf(scope: TurnScope): string {
+  if (scope.vertical !== 'legal' || !scope.jurisdiction) return '';
+  return scope.jurisdiction.subRegion ? `${scope.jurisdiction.code}/${scope.jurisdiction.subRegion}` : scope.jurisdiction.code;
+}
+
+const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
+const numberOrNull = (v: string | number | null) => (v === null || v === undefined ? null : Number(v));
+
+/** The reply data a stored reply carries (its text is the message's content). */
+export function replyDataOf(row: Pick<MessageRow, 'reply' | 'content' | 'id'>): ReplyData | null {
+  if (!row.reply) return null;
+  try {
+    return { ...(JSON.parse(row.reply) as Omit<ReplyData, 'response'>), response: row.content, replyId: row.id };
+  } catch {
+    return null;
+  }
+}
+
+@Injectable()
+export class ConversationsService implements OnApplicationShutdown {
+  private readonly logger = new Logger('Conversations');
+  readonly writer: ConversationWriter;
+  /** Turns of this server not yet fully written, by reply id (New chat and delete reach them). */
+  private readonly turns = new Map<string, Turn>();
+  private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly streams: ReplyStreamService,
+    private readonly adminEvents: AdminEventsService,
+  ) {
+    this.writer = new ConversationWriter(dataSource);
+    streams.onVisitorGone((visitorKey) => this.forgetVisitorTurns(visitorKey));
+    streams.onScopeClosed((visitorKey, vertical, scope, at) => this.closeTurns(visitorKey, vertical, scope, at));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer.close();
+  }
+
+  private sql(text: string): string {
+    return portableSql(this.dataSource, text);
+  }
+
+  /** Called after a turn's end is stored (knowledge gaps hook in here). */
+  onTurnWritten(listener: (turn: Turn, outcome: TurnOutcome) => void): () => void {
+    this.writtenListeners.add(listener);
+    return () => this.writtenListeners.delete(listener);
+  }
+
+  // --- the chat pipeline ------------------------------------------------------------------------
+
+  /**
+   * Starts a turn: finds the visitor's open conversation of the scope (or names a new one) and
+   * reads its newest messages for the prompt. One indexed query; the pipeline runs it alongside
+   * retrieval.
+   */
+  async openTurn(
+    visitor: Visitor,
+    scope: TurnScope,
+    ids: { replyId: string; requestId: string; channel: string; language: string; question: string; claimedHistory: HistoryEntry[] },
+  ): Promise<Turn> {
+    const key = scopeOf(scope);
+    const rows: { cid: string; id: string | null; role: 'user' | 'agent' | null; content: string | null; status: string | null }[] = await this.dataSource.query(
+      this.sql(`SELECT c.id AS cid, m.id, m.role, m.content, m.status
+                  FROM conversations c LEFT JOIN conversation_messages m ON m.conversation_id = c.id
+                 WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL
+                 ORDER BY m.seq DESC
+                 LIMIT ${HISTORY_ROWS}`),
+      [visitor.key, scope.vertical, key],
+    );
+    const stored = rows
+      .filter((r) => r.role !== null)
+      .reverse()
+      .map((r) => ({ id: r.id ?? '', role: r.role!, content: r.content ?? '', status: r.status ?? '' }));
+    // Turns of this conversation that ended here but whose writes are still queued.
+    const storedIds = new Set(stored.map((r) => r.id));
+    const pending = [...this.turns.values()].filter(
+      (p) => p.visitorKey === visitor.key && p.vertical === scope.vertical && p.scope === key && p.closedAt === undefined && !p.deleted && !storedIds.has(p.userMessageId),
+    );
+    for (const p of pending.sort((a, b) => a.startedAt - b.startedAt)) {
+      stored.push({ id: p.userMessageId, role: 'user', content: p.question, status: 'complete' });
+      stored.push({ id: p.replyId, role: 'agent', content: p.outcome?.text ?? '', status: p.outcome?.status ?? 'streaming' });
+    }
+    const fresh = stored.length === 0;
+    const history =
+      fresh && !visitor.returning
+        ? ids.claimedHistory
+        : trimHistory(
+            stored
+              .filter((r) => r.status !== 'streaming' && r.status !== 'error' && r.content.trim() !== '')
+              .map((r) => ({ role: r.role === 'user' ? ('user' as const) : ('assistant' as const), content: r.content })),
+          );
+    const turn: Turn = {
+      replyId: ids.replyId,
+      userMessageId: newUsageEventId(),
+      requestId: ids.requestId,
+      visitorKey: visitor.key,
+      conversationId: rows[0]?.cid ?? pending[0]?.conversationId ?? newUsageEventId(),
+      vertical: scope.vertical,
+      scope: key,
+      jurisdiction: scope.vertical === 'legal' ? (scope.jurisdiction?.code ?? null) : null,
+      subJurisdiction: scope.vertical === 'legal' ? (scope.jurisdiction?.subRegion ?? null) : null,
+      channel: ids.channel,
+      language: ids.language,
+      question: ids.question,
+      startedAt: Date.now(),
+      history,
+      fresh,
+      saved: false,
+    };
+    this.turns.set(turn.replyId, turn);
+    return turn;
+  }
+
+  /** The question and the streaming reply, stored (batched) once the reply's first frame is out. */
+  saveStart(turn: Turn): void {
+    if (turn.saved) return;
+    turn.saved = true;
+    this.writer.enqueue({
+      skip: () => turn.deleted === true,
+      run: (m) => this.writeStart(m, turn),
+      written: () => {
+        this.adminEvents.emit('conversation:message', {
+          conversationId: turn.conversationId,
+          messageId: turn.userMessageId,
+          role: 'user',
+          vertical: turn.vertical,
+          status: 'complete',
+          at: new Date(turn.startedAt).toISOString(),
+        });
+      },
+    });
+  }
+
+  /** The reply's end, stored (batched): its text, data, timings and status. */
+  saveEnd(turn: Turn, outcome: TurnOutcome): void {
+    this.saveStart(turn);
+    turn.outcome = outcome;
+    const at = Date.now();
+    this.writer.enqueue({
+      skip: () => turn.deleted === true,
+      run: (m) => this.writeEnd(m, turn, outcome, at),
+      written: () => {
+        this.turns.delete(turn.replyId);
+        this.adminEvents.emit('conversation:message', {
+          conversationId: turn.conversationId,
+          messageId: turn.replyId,
+          role: 'agent',
+          vertical: turn.vertical,
+          status: outcome.status,
+          at: new Date(at).toISOString(),
+        });
+        for (const listener of this.writtenListeners) listener(turn, outcome);
+      },
+    });
+  }
+
+  private async writeStart(m: EntityManager, turn: Turn): Promise<void> {
+    const sql = (text: string) => this.sql(text);
+    const existing: { id: string }[] = await m.query(sql('SELECT id FROM conversations WHERE id = $1'), [turn.conversationId]);
+    if (existing.length === 0) {
+      await m.query(
+        sql(`INSERT INTO conversations (id, visitor_key, vertical, scope, jurisdiction, sub_jurisdiction, language, channel, title,
+                                        message_count, unanswered_count, up_votes, down_votes, created_at, updated_at, closed_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, 0, 0, $10, $10, $11)
+             ON CONFLICT DO NOTHING`),
+        [turn.conversationId, turn.visitorKey, turn.vertical, turn.scope, turn.jurisdiction, turn.subJurisdiction, turn.language, turn.channel, turn.question.slice(0, TITLE_CHARS), turn.startedAt, turn.closedAt ?? null],
+      );
+      // Another server opened this scope's conversation first: the turn joins it.
+      const open: { id: string }[] = await m.query(
+        sql(`SELECT id FROM conversations WHERE id = $1
+             UNION ALL
+             SELECT id FROM conversations WHERE visitor_key = $2 AND vertical = $3 AND scope = $4 AND closed_at IS NULL`),
+        [turn.conversationId, turn.visitorKey, turn.vertical, turn.scope],
+      );
+      if (open[0]) turn.conversationId = open[0].id;
+    }
+    await m.query(
+      sql(`INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
+           VALUES ($1, $2, 'user', $3, 'complete', $4, NULL, $5), ($6, $2, 'agent', '', 'streaming', $4, $7, $5)`),
+      [turn.userMessageId, turn.conversationId, turn.question, turn.language, turn.startedAt, turn.replyId, turn.requestId],
+    );
+    await m.query(
+      sql(`UPDATE conversations
+              SET message_count = message_count + 2, updated_at = $2, language = $3,
+                  title = CASE WHEN title = '' THEN $4 ELSE title END
+            WHERE id = $1`),
+      [turn.conversationId, turn.startedAt, turn.language, turn.question.slice(0, TITLE_CHARS)],
+    );
+  }
+
+  private async writeEnd(m: EntityManager, turn: Turn, outcome: TurnOutcome, at: number): Promise<void> {
+    const reply = outcome.data ? JSON.stringify({ ...outcome.data, response: undefined }) : null;
+    await m.query(
+      this.sql(`UPDATE conversation_messages
+                   SET content = $2, status = $3, confidence = $4, answered = $5, reply = $6, agent_id = $7, provider = $8, model = $9,
+                       execution_ms = $10, ttft_ms = $11, error_code = $12, error_message = $13
+                 WHERE id = $1`),
+      [
+        turn.replyId,
+        outcome.text,
+        outcome.status,
+        outcome.confidence ?? null,
+        outcome.answered === undefined ? null : outcome.answered ? 1 : 0,
+        reply,
+        outcome.agentId ?? null,
+        outcome.provider ?? null,
+        outcome.model ?? null,
+        outcome.executionMs,
+        outcome.ttftMs,
+        outcome.error?.code ?? null,
+        outcome.error ? outcome.error.message.slice(0, 500) : null,
+      ],
+    );
+    await m.query(
+      this.sql('UPDATE conversations SET unanswered_count = unanswered_count + $2, updated_at = $3 WHERE id = $1'),
+      [turn.conversationId, outcome.status === 'complete' && outcome.answered === false ? 1 : 0, at],
+    );
+  }
+
+  // --- the visitor ------------------------------------------------------------------------------
+
+  /** The visitor's open conversations with their newest messages (the chat page after a reload). */
+  async listForVisitor(visitorKey: string): Promise<VisitorConversation[]> {
+    await this.writer.flush();
+    const conversations: ConversationRow[] = await this.dataSource.query(
+      this.sql(`SELECT id, vertical, jurisdiction, sub_jurisdiction, language, created_at, updated_at
+                  FROM conversations WHERE visitor_key = $1 AND closed_at IS NULL
+                 ORDER BY updated_at DESC LIMIT ${VISITOR_CONVERSATION_LIMIT}`),
+      [visitorKey],
+    );
+    if (conversations.length === 0) return [];
+    const ids = conversations.map((c) => c.id);
+    const messages: (MessageRow & { rn: string | number; total: string | number })[] = await this.dataSource.query(
+      this.sql(`SELECT * FROM (
+                  SELECT ${MESSAGE_COLUMNS}, seq,
+                         ROW_NUMBER() OVER (PARTITION BY conversation_id ORDER BY seq DESC) AS rn,
+                         COUNT(*) OVER (PARTITION BY conversation_id) AS total
+                    FROM conversation_messages WHERE conversation_id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})
+                ) AS recent
+                WHERE rn <= ${VISITOR_MESSAGE_LIMIT}
+                ORDER BY conversation_id, seq`),
+      ids,
+    );
+    const byConversation = new Map<string, typeof messages>();
+    for (const m of messages) {
+      let list = byConversation.get(m.conversation_id);
+      if (!list) byConversation.set(m.conversation_id, (list = []));
+      list.push(m);
+    }
+    return conversations.map((c) => {
+      const rows = byConversation.get(c.id) ?? [];
+      return {
+        id: c.id,
+        vertical: c.vertical as VisitorConversation['vertical'],
+        jurisdiction: c.jurisdiction,
+        subJurisdiction: c.sub_jurisdiction,
+        language: c.language,
+        createdAt: iso(c.created_at),
+        updatedAt: iso(c.updated_at),
+        messages: rows.map((row) => this.visitorMessage(row)),
+        truncated: rows.length > 0 && Number(rows[0].total) > rows.length,
+      };
+    });
+  }
+
+  /** "New chat": the scope's open conversation is closed; the next question opens another. */
+  async newChat(visitorKey: string, request: NewChatRequest): Promise<number> {
+    const scope = scopeOf({
+      vertical: request.vertical,
+      jurisdiction: request.jurisdiction ? { code: request.jurisdiction.toUpperCase(), subRegion: request.subJurisdiction } : undefined,
+    });
+    // What is queued is written first (and then closed below); turns still running open their
+    // conversation closed, here and on the other servers.
+    await this.writer.flush();
+    const at = Date.now();
+    this.closeTurns(visitorKey, request.vertical, scope, at);
+    await this.streams.announceScopeClosed(visitorKey, request.vertical, scope, at);
+    return queuedWrite(this.dataSource, () =>
+      changedRows(
+        this.dataSource,
+        'UPDATE conversations SET closed_at = $4 WHERE visitor_key = $1 AND vertical = $2 AND scope = $3 AND closed_at IS NULL',
+        [visitorKey, request.vertical, scope, at],
+      ),
+    );
+  }
+
+  /** Deletes the visitor's conversations (all, or one): running replies stop, nothing of them stays. */
+  async deleteForVisitor(visitorKey: string, conversationId?: string): Promise<number> {
+    if (conversationId === undefined) {
+      // Every server stops the visitor's replies and drops their streams and queued writes.
+      await this.streams.cancelVisitor(visitorKey);
+      this.forgetVisitorTurns(visitorKey);
+    } else {
+      for (const turn of this.turns.values()) if (turn.visitorKey === visitorKey && turn.conversationId === conversationId) turn.deleted = true;
+    }
+    await this.writer.flush();
+    if (conversationId !== undefined) {
+      const replies: { id: string }[] = await this.dataSource.query(
+        this.sql(`SELECT m.id FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+                   WHERE c.id = $1 AND c.visitor_key = $2 AND m.role = 'agent'`),
+        [conversationId, visitorKey],
+      );
+      await this.streams.forget(
+        replies.map((r) => r.id),
+        visitorKey,
+      );
+    }
+    return queuedWrite(this.dataSource, () =>
+      conversationId === undefined
+        ? changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1', [visitorKey])
+        : changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1 AND id = $2', [visitorKey, conversationId]),
+    );
+  }
+
+  /** A reply as stored, if it belongs to the visitor (GET /interact/replies/{id} once its stream expired). */
+  async storedReply(replyId: string, visitorKey: string): Promise<ReplyStatus | undefined> {
+    await this.writer.flush();
+    const rows: MessageRow[] = await this.dataSource.query(
+      this.sql(`SELECT ${MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ')}
+                  FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+                 WHERE m.id = $1 AND m.role = 'agent' AND c.visitor_key = $2`),
+      [replyId, visitorKey],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const message = this.visitorMessage(row);
+    return { replyId, status: message.status, text: row.content, seq: 0, data: message.reply, error: message.error };
+  }
+
+  private visitorMessage(row: MessageRow): VisitorMessage {
+    return {
+      id: row.id,
+      role: row.role,
+      content: row.content,
+      createdAt: iso(row.created_at),
+      status: this.statusOf(row),
+      language: row.language,
+      requestId: row.request_id,
+      reply: row.status === 'complete' ? replyDataOf(row) : null,
+      feedback: row.feedback,
+      error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    };
+  }
+
+  /** A reply still `streaming` long after any reply could have ended was cut off (its server stopped). */
+  statusOf(row: Pick<MessageRow, 'status' | 'created_at'>): MessageStatus {
+    if (row.status === 'streaming' && Date.now() - Number(row.created_at) > this.config.chatTimeoutMs + 120_000) return 'interrupted';
+    return row.status;
+  }
+
+  private forgetVisitorTurns(visitorKey: string): void {
+    for (const turn of this.turns.values()) if (turn.visitorKey === visitorKey) turn.deleted = true;
+  }
+
+  private closeTurns(visitorKey: string, vertical: string, scope: string, at: number): void {
+    for (const turn of this.turns.values()) {
+      if (turn.visitorKey === visitorKey && turn.vertical === vertical && turn.scope === scope) turn.closedAt = at;
+    }
+  }
+}
