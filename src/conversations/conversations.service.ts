@@ -30,6 +30,7 @@ import {
   type VisitorMessage,
 } from '../shared/contracts/conversations';
 import { ConversationWriter } from './conversation-writer';
+import { ConversationsClock } from './conversations-clock';
 import { MAX_HISTORY_ENTRIES, trimHistory, type HistoryEntry } from './history';
 import { ReplyStreamService } from './reply-streams';
 import type { Visitor } from './visitor-identity';
@@ -157,6 +158,7 @@ export class ConversationsService implements OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly streams: ReplyStreamService,
     private readonly adminEvents: AdminEventsService,
+    private readonly clock: ConversationsClock,
   ) {
     this.writer = new ConversationWriter(dataSource);
     streams.onVisitorGone((visitorKey) => this.forgetVisitorTurns(visitorKey));
@@ -233,7 +235,7 @@ export class ConversationsService implements OnApplicationShutdown {
       channel: ids.channel,
       language: ids.language,
       question: ids.question,
-      startedAt: Date.now(),
+      startedAt: this.clock.now(),
       history,
       fresh,
       saved: false,
@@ -266,7 +268,7 @@ export class ConversationsService implements OnApplicationShutdown {
   saveEnd(turn: Turn, outcome: TurnOutcome): void {
     this.saveStart(turn);
     turn.outcome = outcome;
-    const at = Date.now();
+    const at = this.clock.now();
     this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeEnd(m, turn, outcome, at),
@@ -403,7 +405,7 @@ export class ConversationsService implements OnApplicationShutdown {
     // What is queued is written first (and then closed below); turns still running open their
     // conversation closed, here and on the other servers.
     await this.writer.flush();
-    const at = Date.now();
+    const at = this.clock.now();
     this.closeTurns(visitorKey, request.vertical, scope, at);
     await this.streams.announceScopeClosed(visitorKey, request.vertical, scope, at);
     return queuedWrite(this.dataSource, () =>
@@ -475,7 +477,7 @@ export class ConversationsService implements OnApplicationShutdown {
 
   /** A reply still `streaming` long after any reply could have ended was cut off (its server stopped). */
   statusOf(row: Pick<MessageRow, 'status' | 'created_at'>): MessageStatus {
-    if (row.status === 'streaming' && Date.now() - Number(row.created_at) > this.config.chatTimeoutMs + 120_000) return 'interrupted';
+    if (row.status === 'streaming' && this.clock.now() - Number(row.created_at) > this.config.chatTimeoutMs + 120_000) return 'interrupted';
     return row.status;
   }
 

@@ -106,7 +106,7 @@ export class RepliesController {
   }
 
   @Post(':replyId/cancel')
-  @Contract({ summary: 'Stop a reply that is streaming (it ends with chat:error, code cancelled)', data: ReplyStatusSchema.pick({ replyId: true }).meta({ id: 'ReplyCancelled' }), errors: [404] })
+  @Contract({ summary: 'Stop a reply that is streaming (it ends with chat:error, code cancelled)', data: ReplyStatusSchema.pick({ replyId: true }).meta({ id: 'ReplyCancelled' }), status: 200, errors: [404] })
   async cancel(@Param('replyId') raw: string, @Req() req: Request): Promise<Envelope<{ replyId: string }>> {
     const replyId = replyIdOf(raw);
     const visitor = this.visitors.fromHeaders(req.headers);

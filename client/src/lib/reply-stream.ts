@@ -1,3 +1,4 @@
+import type { FeedbackVote } from '@shared/contracts/analytics';
 import type { ReplyData, ReplyOptimization, ReplySource } from '@shared/contracts/chat';
 import type { VerticalId } from '@shared/catalog/verticals';
 
@@ -45,6 +46,8 @@ export interface ChatMessage {
   stopped?: boolean;
   /** The message is the apology for a failed reply. */
   error?: boolean;
+  /** The visitor's vote on this reply, as the server keeps it (a conversation shown again). */
+  vote?: FeedbackVote | null;
 }
 
 export type StreamEvent =

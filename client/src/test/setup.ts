@@ -2,4 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // The chat page remembers its tab, language and jurisdiction here.
+  localStorage.clear();
+});

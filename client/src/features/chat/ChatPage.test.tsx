@@ -112,7 +112,7 @@ describe('chat page: conversation', () => {
     expect(lastAgent()).toHaveTextContent(VERTICALS[0].welcomeMessage);
   });
 
-  it("changing vertical resets the conversation to that vertical's welcome message", async () => {
+  it("changing vertical shows that vertical's conversation, and coming back shows the first one again", async () => {
     const { user, socket } = renderChat();
     await ask(user, 'Where is my parcel?');
     serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData()));
@@ -121,6 +121,25 @@ describe('chat page: conversation', () => {
     const messages = log().querySelectorAll('.message');
     expect(messages).toHaveLength(1);
     expect(messages[0]).toHaveTextContent(VERTICALS.find((v) => v.id === 'sales')!.welcomeMessage);
+    await user.click(screen.getByRole('tab', { name: /Customer Support/ }));
+    const back = log().querySelectorAll('.message');
+    expect(back).toHaveLength(3);
+    expect(back[1]).toHaveTextContent('Where is my parcel?');
+    expect(back[2]).toHaveTextContent('Your order ships today.');
+  });
+
+  it('a reply keeps streaming into its own conversation while the visitor reads another tab', async () => {
+    const { user, socket } = renderChat();
+    await ask(user, 'Where is my parcel?');
+    const { requestId } = socket.lastSend();
+    await user.click(screen.getByRole('tab', { name: /Sales Advisor/ }));
+    serverSays(() => socket.delta(requestId, 'Your order', 1));
+    serverSays(() => socket.done(requestId, makeReplyData({ response: 'Your order ships today.' }), 2));
+    expect(log().querySelectorAll('.message')).toHaveLength(1);
+    expect(socket.cancels()).toEqual([]);
+    await user.click(screen.getByRole('tab', { name: /Customer Support/ }));
+    expect(lastAgent()).toHaveTextContent('Your order ships today.');
+    expect(lastAgent()).not.toHaveAttribute('data-streaming');
   });
 
   it('Enter sends, the question appears and the input clears', async () => {
@@ -384,13 +403,33 @@ describe('chat page: errors', () => {
     );
   });
 
-  it("uses 'Failed to get response' when the connection drops mid-reply, keeping what arrived", async () => {
+  it('a dropped connection does not end the reply: on reconnect it resumes after the last frame, without repeating text', async () => {
     const { user, socket } = renderChat();
     await ask(user, 'Where is my parcel?');
-    serverSays(() => socket.delta(socket.lastSend().requestId, 'Your order'));
+    const { requestId } = socket.lastSend();
+    // The acknowledgement (with the reply id) arrives a microtask after the send.
+    await act(() => Promise.resolve());
+    serverSays(() => socket.delta(requestId, 'Your order', 1));
+    serverSays(() => socket.delta(requestId, ' ships', 2));
     serverSays(() => socket.serverDisconnect());
-    const agents = agentMessages();
-    expect(agents[agents.length - 2]).toHaveTextContent('Your order');
+    expect(lastAgent()).toHaveAttribute('data-streaming', 'true');
+    expect(screen.queryByText(/I apologize/)).not.toBeInTheDocument();
+    serverSays(() => socket.serverConnect());
+    expect(socket.resumes()).toEqual([{ requestId, replyId: `reply-${requestId}`, after: 2 }]);
+    // The resumed stream overlaps what arrived live: frame 2 again is dropped.
+    serverSays(() => socket.delta(requestId, ' ships', 2));
+    serverSays(() => socket.delta(requestId, ' today.', 3));
+    serverSays(() => socket.done(requestId, makeReplyData({ response: 'Your order ships today.' }), 4));
+    expect(lastAgent()).toHaveTextContent('Your order ships today.');
+    expect(lastAgent().textContent).not.toMatch(/ships ships/);
+  });
+
+  it("uses 'Failed to get response' when the connection drops before the server acknowledged the question", async () => {
+    const socket = new FakeSocket();
+    socket.ack = null;
+    const { user } = renderChat({ socket });
+    await ask(user, 'Where is my parcel?');
+    serverSays(() => socket.serverDisconnect());
     expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Failed to get response. Please try again.');
   });
 

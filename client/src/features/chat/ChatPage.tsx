@@ -3,9 +3,11 @@ import { WifiOff } from 'lucide-react';
 import { getJurisdiction } from '@shared/catalog/jurisdictions';
 import { DEFAULT_LANGUAGE, getLanguageByCode, type Language } from '@shared/catalog/languages';
 import { getVertical, VERTICALS, type Vertical, type VerticalId } from '@shared/catalog/verticals';
+import type { VisitorConversation } from '@shared/contracts/conversations';
 import type { ChatMessage } from '../../lib/reply-stream';
 import type { ChatConnectionOptions } from './api/chat-connection';
 import { jurisdictionPlace, type JurisdictionChoice } from './api/chat-payload';
+import { ConversationActions } from './components/ConversationActions';
 import { ChatFooter } from './components/ChatFooter';
 import { ChatHeader } from './components/ChatHeader';
 import { Composer } from './components/Composer';
@@ -16,9 +18,10 @@ import { MessageList } from './components/MessageList';
 import { VerticalIcon } from './components/VerticalIcon';
 import { VerticalTabs } from './components/VerticalTabs';
 import { useChatConnection } from './hooks/useChatConnection';
-import { useConversation } from './hooks/useConversation';
+import { scopeKeyOf, useConversations } from './hooks/useConversations';
 import { usePublicSettings } from './hooks/usePublicSettings';
 import { useSpeechRecognition } from './hooks/useSpeechRecognition';
+import { readPreferences, savePreferences } from './state/preferences';
 import { CHAT, LEGAL } from './strings';
 import './chat.css';
 
@@ -37,11 +40,35 @@ function jurisdictionWelcome(choice: JurisdictionChoice): ChatMessage {
   const jurisdiction = getJurisdiction(choice.code)!;
   const place = jurisdictionPlace(jurisdiction, choice.subRegion);
   return {
-    id: `jurisdiction-${Date.now().toString(36)}-${choice.code}`,
+    id: `jurisdiction-${choice.code}${choice.subRegion ? `-${choice.subRegion}` : ''}`,
     type: 'agent',
     content: LEGAL.welcome(place, jurisdiction.legalSystem),
     timestamp: new Date().toISOString(),
   };
+}
+
+/** A known jurisdiction choice (from storage or the server), or null. */
+function jurisdictionChoice(code: string | null | undefined, subRegion?: string | null): JurisdictionChoice | null {
+  const jurisdiction = code ? getJurisdiction(code) : undefined;
+  if (!jurisdiction) return null;
+  const sub = subRegion ? jurisdiction.subRegions.find((r) => r === subRegion) : undefined;
+  return { code: jurisdiction.code, ...(sub ? { subRegion: sub } : {}) };
+}
+
+/** What a conversation starts with: the vertical's welcome, and for legal the jurisdiction's. */
+function welcomeOfScope(scope: string): ChatMessage[] {
+  const [vertical, place] = scope.split(':') as [VerticalId, string | undefined];
+  const messages = welcomeOf(vertical);
+  if (place) {
+    const [code, subRegion] = place.split('/');
+    const choice = jurisdictionChoice(code, subRegion);
+    if (choice) messages.push(jurisdictionWelcome(choice));
+  }
+  return messages;
+}
+
+function scopeOfConversation(conversation: VisitorConversation): string {
+  return scopeKeyOf(conversation.vertical, jurisdictionChoice(conversation.jurisdiction, conversation.subJurisdiction));
 }
 
 /** Final voice text joins what is already typed with a space. */
@@ -57,23 +84,36 @@ export interface ChatPageProps extends ChatConnectionOptions {
 /** The public chat page ("/"): product-spec section 2, "Main chat screen". */
 export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: ChatPageProps) {
   const { connection, status } = useChatConnection(connectionOptions);
-  const [verticalId, setVerticalId] = useState<VerticalId>(FIRST_VERTICAL);
-  const [language, setLanguage] = useState<Language>(DEFAULT_LANGUAGE);
-  const [jurisdiction, setJurisdiction] = useState<JurisdictionChoice | null>(null);
+  // The tab, language and jurisdiction the visitor left the page with (this browser remembers them).
+  const [remembered] = useState(readPreferences);
+  const [verticalId, setVerticalId] = useState<VerticalId>(() =>
+    remembered.vertical && getVertical(remembered.vertical)?.enabled ? remembered.vertical : FIRST_VERTICAL,
+  );
+  const [language, setLanguage] = useState<Language>(() => (remembered.language && getLanguageByCode(remembered.language)) || DEFAULT_LANGUAGE);
+  const [jurisdiction, setJurisdiction] = useState<JurisdictionChoice | null>(() => jurisdictionChoice(remembered.jurisdiction?.code, remembered.jurisdiction?.subRegion));
   const [modalOpen, setModalOpen] = useState(false);
   const [input, setInput] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const settings = usePublicSettings(connectionOptions.fetch);
-  const languageTouched = useRef(false);
+  const languageTouched = useRef(Boolean(remembered.language && getLanguageByCode(remembered.language)));
   // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
   const isEnabled = (id: VerticalId) => Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false;
-  const conversation = useConversation({ connection, timeoutMs: requestTimeoutMs, initial: () => welcomeOf(FIRST_VERTICAL) });
+  const conversations = useConversations({
+    connection,
+    fetch: connectionOptions.fetch ?? ((...args) => fetch(...args)),
+    timeoutMs: requestTimeoutMs,
+    welcome: welcomeOfScope,
+    scopeOf: scopeOfConversation,
+  });
   const voice = useSpeechRecognition({
     locale: language.speechLocale,
     onFinal: (text) => setInput((current) => appendSpoken(current, text)),
   });
   const vertical = verticalOf(verticalId);
   const online = status === 'online';
+  const scope = scopeKeyOf(verticalId, jurisdiction);
+  const messages = conversations.messagesOf(scope);
+  const pending = conversations.pendingIn(scope);
 
   useEffect(() => {
     if (!settings) return;
@@ -81,14 +121,17 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
     if (initial && !languageTouched.current) setLanguage(initial);
     if (!isEnabled(verticalId)) {
       const first = VERTICALS.find((v) => isEnabled(v.id));
-      if (first) {
-        setVerticalId(first.id);
-        conversation.reset(welcomeOf(first.id));
-      }
+      if (first) setVerticalId(first.id);
     }
     // Runs when the settings arrive; the vertical check uses the state of that moment.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
+
+  // A legal tab the page opens on without a jurisdiction asks for one, as a tab switch does.
+  useEffect(() => {
+    if (vertical.requiresJurisdiction && !jurisdiction) setModalOpen(true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const focusInput = () => requestAnimationFrame(() => inputRef.current?.focus());
 
@@ -96,24 +139,24 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
     if (id === verticalId || !isEnabled(id)) return;
     const next = verticalOf(id);
     setVerticalId(id);
-    conversation.reset(welcomeOf(id));
+    savePreferences({ vertical: id });
     if (next.requiresJurisdiction && !jurisdiction) setModalOpen(true);
   };
 
   const chooseJurisdiction = (choice: JurisdictionChoice) => {
     setJurisdiction(choice);
+    savePreferences({ jurisdiction: choice });
     setModalOpen(false);
-    conversation.append(jurisdictionWelcome(choice));
   };
 
   const send = () => {
     const query = input.trim();
-    if (query === '' || conversation.pending || !online || voice.listening) return;
+    if (query === '' || pending || !online || voice.listening) return;
     if (vertical.requiresJurisdiction && !jurisdiction) {
       setModalOpen(true);
       return;
     }
-    if (conversation.send(query, { vertical: verticalId, language, jurisdiction })) {
+    if (conversations.send(scope, query, { vertical: verticalId, language, jurisdiction })) {
       setInput('');
       focusInput();
     }
@@ -121,24 +164,30 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
 
   /** "Ask in Employee Support": switch to that tab and ask the same question there. */
   const askIn = (id: VerticalId, question: string) => {
-    if (id === verticalId || !isEnabled(id) || conversation.pending || !online) return;
+    if (id === verticalId || !isEnabled(id) || !online) return;
     const next = verticalOf(id);
     setVerticalId(id);
-    conversation.reset(welcomeOf(id));
+    savePreferences({ vertical: id });
     if (next.requiresJurisdiction && !jurisdiction) {
       // The question waits in the composer until a jurisdiction is chosen.
       setInput(question);
       setModalOpen(true);
       return;
     }
-    conversation.send(question, { vertical: id, language, jurisdiction });
+    conversations.send(scopeKeyOf(id, jurisdiction), question, { vertical: id, language, jurisdiction });
     focusInput();
   };
 
   const stop = useCallback(() => {
-    conversation.stop();
+    conversations.stop(scope);
     focusInput();
-  }, [conversation]);
+  }, [conversations, scope]);
+
+  const newChat = () => {
+    void conversations.newChat(scope, verticalId, jurisdiction);
+    setInput('');
+    focusInput();
+  };
 
   return (
     <div className="chat-page">
@@ -163,17 +212,25 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
                 <p>{vertical.description}</p>
               </div>
             </div>
-            <LanguageSelect
-              value={language}
-              onChange={(next) => {
-                languageTouched.current = true;
-                setLanguage(next);
-              }}
-            />
+            <div className="panel-actions">
+              <LanguageSelect
+                value={language}
+                onChange={(next) => {
+                  languageTouched.current = true;
+                  setLanguage(next);
+                  savePreferences({ language: next.code });
+                }}
+              />
+              <ConversationActions
+                canStartOver={messages.some((m) => m.type === 'user')}
+                onNewChat={newChat}
+                onDeleteAll={conversations.deleteAll}
+              />
+            </div>
           </div>
           {vertical.requiresJurisdiction && <JurisdictionBar choice={jurisdiction} onOpen={() => setModalOpen(true)} />}
           {status === 'offline' && <OfflineBanner />}
-          <MessageList messages={conversation.messages} busy={conversation.pending} onAskIn={askIn} />
+          <MessageList messages={messages} busy={pending} onAskIn={askIn} />
           <Composer
             ref={inputRef}
             value={input}
@@ -181,7 +238,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
             onSend={send}
             onStop={stop}
             status={status}
-            pending={conversation.pending}
+            pending={pending}
             voice={voice}
             languageName={language.name}
           />

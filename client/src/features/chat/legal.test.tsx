@@ -204,6 +204,8 @@ describe('legal vertical: sending', () => {
     await user.click(screen.getByRole('tab', { name: /Legal Advisor/ }));
     expect(queryDialog()).not.toBeInTheDocument();
     expect(badge()).toHaveTextContent('Japan');
-    expect(messages()).toHaveLength(1);
+    // The Japan conversation is still there: the legal welcome and the jurisdiction's.
+    expect(messages()).toHaveLength(2);
+    expect(messages()[1]).toHaveTextContent('Jurisdiction set to Japan (Civil Law).');
   });
 });

@@ -32,6 +32,17 @@ export const CHAT = {
   status: { connecting: 'Connecting', online: 'Online', offline: 'Offline' },
   /** Client-side time-out of a reply (product-spec section 9). */
   timedOut: 'Request timed out',
+  /** A stored reply whose server stopped while writing it. */
+  interrupted: 'The reply was interrupted',
+  newChat: 'New chat',
+  newChatHint: 'Start a new conversation here',
+  deleteConversations: 'Delete my conversations',
+  deleteTitle: 'Delete your conversations?',
+  deleteText: 'This deletes every conversation you had here, in all services, from our servers. It cannot be undone.',
+  deleteConfirm: 'Delete',
+  deleting: 'Deleting...',
+  deleteCancel: 'Cancel',
+  deleteFailed: 'Your conversations could not be deleted. Please try again.',
 };
 
 export const VOICE = {

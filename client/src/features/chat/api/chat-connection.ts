@@ -1,8 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
+import type { ReplyStatus } from '@shared/contracts/conversations';
 import { check } from '@shared/contracts/rules';
 import { ChatSendPayloadSchema, type ChatSendPayload, type ClientToServerEvents, type ServerToClientEvents } from '@shared/contracts/socket';
-import { CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
-import { ReplyHandlers, streamInteract } from './interact-stream';
+import { CANCELLED_CODE, CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
+import { ReplyHandlers, resumeInteract, streamInteract, type StreamSink } from './interact-stream';
 
 export type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -28,9 +29,29 @@ export interface ChatConnectionOptions {
 }
 
 export interface ActiveReply {
-  /** Stops the reply: `chat:cancel` on the socket, or aborting the /interact request. */
+  /** Stops the reply on the server: `chat:cancel` on the socket, or POST /interact/replies/{id}/cancel. */
   cancel(): void;
 }
+
+/**
+ * A reply the page is receiving. `lastSeq` is the number of the last frame handed over: frames
+ * arriving again (a resume overlaps what came live) are dropped, and a resume asks for the ones
+ * after it. `via` is how frames arrive now; `waiting` means the connection broke and the reply is
+ * picked up again as soon as the socket is back (or, without it, over HTTP).
+ */
+interface TrackedReply {
+  requestId: string;
+  replyId?: string;
+  lastSeq: number;
+  handlers: ReplyHandlers;
+  via: 'socket' | 'http' | 'waiting';
+  http?: AbortController;
+  retry?: ReturnType<typeof setTimeout>;
+}
+
+/** How long a reply that cannot be resumed (it is still being written elsewhere) waits between looks. */
+const RECOVER_RETRY_MS = 2000;
+const HTTP_RESUME_DELAY_MS = 500;
 
 export const HEALTH_POLL_MS = 30000;
 const HEALTH_TIMEOUT_MS = 5000;
@@ -54,6 +75,12 @@ export function createDefaultSocket(): ChatSocket {
  * push said healthy; or, when the socket cannot connect at all, GET /health answers ok (then
  * messages go through POST /interact with SSE). Socket.IO reconnects by itself, so the page
  * recovers when the server comes back.
+ *
+ * Replies survive the connection: a reply whose connection drops keeps streaming on the server,
+ * and is picked up again after the last frame the page has, on the reconnected socket (any
+ * server), or over GET /interact/replies/{id}/stream without one. A reply that ended meanwhile is
+ * read back (GET /interact/replies/{id}). After a reload, `resume` does the same for a reply the
+ * conversation shows as still streaming.
  */
 export class ChatConnection {
   private readonly createSocket: () => ChatSocket;
@@ -75,7 +102,7 @@ export class ChatConnection {
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private snapshot: ConnectionSnapshot = { status: 'connecting', transport: null };
   private readonly listeners = new Set<() => void>();
-  private readonly socketReplies = new Map<string, ReplyHandlers>();
+  private readonly replies = new Map<string, TrackedReply>();
 
   constructor(options: ChatConnectionOptions = {}) {
     this.createSocket = options.createSocket ?? createDefaultSocket;
@@ -96,6 +123,7 @@ export class ChatConnection {
       clearTimeout(this.graceTimer);
       this.stopPolling();
       this.update();
+      for (const reply of this.replies.values()) if (reply.via !== 'socket') this.resumeOverSocket(reply);
     });
     socket.on('health', (push) => {
       this.socketHealthy = push.status === 'healthy';
@@ -109,7 +137,7 @@ export class ChatConnection {
       this.socketHealthy = undefined;
       this.httpHealthy = false;
       this.settled = true;
-      this.failSocketReplies();
+      this.socketLost();
       this.startPolling();
       this.startGrace();
       this.update();
@@ -120,16 +148,17 @@ export class ChatConnection {
       // Reconnection attempts come every few seconds; one /health check per grace period is enough.
       if (Date.now() - this.lastProbeAt >= this.connectGraceMs) void this.probeHealth();
     });
-    socket.on('chat:delta', (p) => this.socketReplies.get(p.requestId)?.onDelta(p.text));
+    socket.on('chat:delta', (p) => {
+      const reply = this.replies.get(p.requestId);
+      if (reply?.via === 'socket' && this.accept(reply, p.seq)) reply.handlers.onDelta(p.text, p.seq);
+    });
     socket.on('chat:done', (p) => {
-      const handlers = this.socketReplies.get(p.requestId);
-      this.socketReplies.delete(p.requestId);
-      handlers?.onDone(p.data);
+      const reply = this.replies.get(p.requestId);
+      if (reply?.via === 'socket' && this.accept(reply, p.seq)) this.settle(reply, (h) => h.onDone(p.data));
     });
     socket.on('chat:error', (p) => {
-      const handlers = this.socketReplies.get(p.requestId);
-      this.socketReplies.delete(p.requestId);
-      handlers?.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code);
+      const reply = this.replies.get(p.requestId);
+      if (reply?.via === 'socket' && this.accept(reply, p.seq)) this.settle(reply, (h) => h.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code));
     });
   }
 
@@ -137,7 +166,11 @@ export class ChatConnection {
     this.stopPolling();
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.graceTimer);
-    this.socketReplies.clear();
+    for (const reply of this.replies.values()) {
+      reply.http?.abort();
+      clearTimeout(reply.retry);
+    }
+    this.replies.clear();
     this.socket?.removeAllListeners();
     this.socket?.close();
     this.socket = null;
@@ -160,34 +193,162 @@ export class ChatConnection {
       queueMicrotask(() => handlers.onError(checked.problem.message, checked.problem.code));
       return { cancel: () => undefined };
     }
+    const { requestId } = payload;
     const socket = this.socket;
     if (socket && this.socketUp && socket.connected) {
-      const { requestId } = payload;
-      this.socketReplies.set(requestId, handlers);
+      const reply: TrackedReply = { requestId, lastSeq: 0, handlers, via: 'socket' };
+      this.replies.set(requestId, reply);
       socket.emit('chat:send', payload, (ack) => {
-        if (ack?.accepted) return;
-        if (!this.socketReplies.delete(requestId)) return;
-        handlers.onError(ack?.error?.message || CHAT_ERROR_DEFAULTS.send, ack?.error?.code);
+        if (this.replies.get(requestId) !== reply) return;
+        if (ack?.accepted) {
+          reply.replyId = ack.replyId;
+          return;
+        }
+        this.settle(reply, (h) => h.onError(ack?.error?.message || CHAT_ERROR_DEFAULTS.send, ack?.error?.code));
       });
-      return {
-        cancel: () => {
-          if (this.socketReplies.delete(requestId)) socket.emit('chat:cancel', { requestId });
-        },
-      };
+      return { cancel: () => this.cancel(requestId) };
     }
     if (this.httpHealthy) {
-      const controller = new AbortController();
-      void streamInteract(payload, handlers, { fetch: this.fetchImpl, signal: controller.signal });
-      return { cancel: () => controller.abort() };
+      const reply: TrackedReply = { requestId, lastSeq: 0, handlers, via: 'http', http: new AbortController() };
+      this.replies.set(requestId, reply);
+      void streamInteract(payload, this.sinkFor(reply), { fetch: this.fetchImpl, signal: reply.http!.signal });
+      return { cancel: () => this.cancel(requestId) };
     }
     queueMicrotask(() => handlers.onError(CHAT_ERROR_DEFAULTS.send));
     return { cancel: () => undefined };
   }
 
-  private failSocketReplies(): void {
-    const pending = [...this.socketReplies.values()];
-    this.socketReplies.clear();
-    for (const handlers of pending) handlers.onError(CHAT_ERROR_DEFAULTS.response);
+  /**
+   * Picks up a reply the page knows only by id (after a reload, a conversation shows it still
+   * streaming): the frames after `after`, then the live ones. `requestId` tags them.
+   */
+  resume(requestId: string, replyId: string, handlers: ReplyHandlers, after = 0): ActiveReply {
+    const reply: TrackedReply = { requestId, replyId, lastSeq: after, handlers, via: 'waiting' };
+    this.replies.set(requestId, reply);
+    if (this.socket && this.socketUp && this.socket.connected) this.resumeOverSocket(reply);
+    else this.resumeSoon(reply);
+    return { cancel: () => this.cancel(requestId) };
+  }
+
+  /** Stops a reply on the server and forgets it here. */
+  private cancel(requestId: string): void {
+    const reply = this.replies.get(requestId);
+    if (!reply) return;
+    this.forget(reply);
+    if (reply.via === 'socket' && this.socket?.connected) {
+      this.socket.emit('chat:cancel', { requestId });
+    } else if (reply.replyId) {
+      void this.fetchImpl(`/interact/replies/${encodeURIComponent(reply.replyId)}/cancel`, { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+    }
+  }
+
+  /** Drops frames the page already has (a frame without a number is always new). */
+  private accept(reply: TrackedReply, seq: number | undefined): boolean {
+    if (seq === undefined) return true;
+    if (seq <= reply.lastSeq) return false;
+    reply.lastSeq = seq;
+    return true;
+  }
+
+  private settle(reply: TrackedReply, deliver: (handlers: ReplyHandlers) => void): void {
+    if (this.replies.get(reply.requestId) !== reply) return;
+    this.forget(reply);
+    deliver(reply.handlers);
+  }
+
+  private forget(reply: TrackedReply): void {
+    if (this.replies.get(reply.requestId) === reply) this.replies.delete(reply.requestId);
+    reply.http?.abort();
+    clearTimeout(reply.retry);
+  }
+
+  /** Frames of the HTTP transport, numbered like the socket's. */
+  private sinkFor(reply: TrackedReply): StreamSink {
+    const mine = () => this.replies.get(reply.requestId) === reply;
+    return {
+      onStart: (replyId) => {
+        reply.replyId = replyId;
+      },
+      accept: (seq) => mine() && this.accept(reply, seq),
+      onDelta: (text, seq) => reply.handlers.onDelta(text, seq),
+      onDone: (data) => this.settle(reply, (h) => h.onDone(data)),
+      onError: (message, code) => this.settle(reply, (h) => h.onError(message, code)),
+      onCut: () => {
+        if (!mine()) return;
+        reply.via = 'waiting';
+        reply.http = undefined;
+        this.resumeSoon(reply);
+      },
+    };
+  }
+
+  /**
+   * The socket went away: its replies wait to be picked up again. One not acknowledged yet has no
+   * id to resume by; it fails as before (the acknowledgement normally comes within milliseconds).
+   */
+  private socketLost(): void {
+    for (const reply of [...this.replies.values()]) {
+      if (reply.via !== 'socket') continue;
+      if (reply.replyId) reply.via = 'waiting';
+      else this.settle(reply, (h) => h.onError(CHAT_ERROR_DEFAULTS.response));
+    }
+  }
+
+  private resumeOverSocket(reply: TrackedReply): void {
+    const socket = this.socket;
+    if (!reply.replyId || !socket) return;
+    clearTimeout(reply.retry);
+    reply.via = 'socket';
+    socket.emit('chat:resume', { requestId: reply.requestId, replyId: reply.replyId, after: reply.lastSeq }, (ack) => {
+      if (this.replies.get(reply.requestId) !== reply || ack?.accepted) return;
+      // No longer streaming anywhere: the stored reply tells how it ended.
+      reply.via = 'waiting';
+      void this.recover(reply);
+    });
+  }
+
+  /** Resumes without the socket when only HTTP works (otherwise the socket's connect does it). */
+  private resumeSoon(reply: TrackedReply): void {
+    clearTimeout(reply.retry);
+    reply.retry = setTimeout(() => {
+      if (this.replies.get(reply.requestId) !== reply || reply.via !== 'waiting') return;
+      if (this.socketUp && this.socket?.connected) this.resumeOverSocket(reply);
+      else if (this.httpHealthy && reply.replyId) {
+        reply.via = 'http';
+        reply.http = new AbortController();
+        void resumeInteract(reply.replyId, reply.lastSeq, this.sinkFor(reply), { fetch: this.fetchImpl, signal: reply.http.signal });
+      } else this.resumeSoon(reply);
+    }, HTTP_RESUME_DELAY_MS);
+  }
+
+  /** Reads a reply that can no longer be followed: how it ended, or (still running elsewhere) looks again later. */
+  private async recover(reply: TrackedReply): Promise<void> {
+    if (!reply.replyId) return;
+    let status: ReplyStatus | undefined;
+    let missing = false;
+    try {
+      const response = await this.fetchImpl(`/interact/replies/${encodeURIComponent(reply.replyId)}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (response.status === 404) missing = true;
+      else if (response.ok) status = ((await response.json()) as { data?: ReplyStatus }).data;
+    } catch {
+      // Looked at again below.
+    }
+    if (this.replies.get(reply.requestId) !== reply) return;
+    if (missing) return this.settle(reply, (h) => h.onError(CHAT_ERROR_DEFAULTS.response));
+    if (status?.status === 'complete' && status.data) {
+      const data = status.data;
+      return this.settle(reply, (h) => h.onDone(data));
+    }
+    if (status && status.status !== 'streaming') {
+      const code = status.status === 'stopped' ? CANCELLED_CODE : (status.error?.code ?? undefined);
+      const message = status.error?.message ?? CHAT_ERROR_DEFAULTS.response;
+      return this.settle(reply, (h) => h.onError(message, code));
+    }
+    reply.retry = setTimeout(() => {
+      if (this.replies.get(reply.requestId) !== reply) return;
+      if (this.socketUp && this.socket?.connected) this.resumeOverSocket(reply);
+      else void this.recover(reply);
+    }, RECOVER_RETRY_MS);
   }
 
   private startGrace(): void {

@@ -1,13 +1,24 @@
 import type { ReplyData } from '@shared/contracts/chat';
-import type { ChatDeltaPayload, ChatDonePayload, ChatErrorPayload, ChatSendPayload } from '@shared/contracts/socket';
+import type { ChatDeltaPayload, ChatDonePayload, ChatErrorPayload, ChatSendPayload, ChatStartPayload } from '@shared/contracts/socket';
 import { CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
 import { SseParser } from './sse';
 
 /** Receives one reply's frames, whichever transport carries them. Exactly one of done/error fires. */
 export interface ReplyHandlers {
-  onDelta(text: string): void;
+  /** `seq`: the frame's number (frames the client already has are dropped before they get here). */
+  onDelta(text: string, seq?: number): void;
   onDone(data: ReplyData): void;
   onError(message: string, code?: string): void;
+}
+
+/** What the event stream tells its reader, besides the frames. */
+export interface StreamSink extends ReplyHandlers {
+  /** The server named the reply (its id resumes it). */
+  onStart?(replyId: string): void;
+  /** The stream broke after the reply started and before its final frame: it can be resumed. */
+  onCut?(): void;
+  /** A frame's number, before the frame is handed over; false drops it (already seen). */
+  accept?(seq: number | undefined): boolean;
 }
 
 interface ErrorBodyLike {
@@ -29,25 +40,21 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+interface StreamOptions {
+  fetch: typeof fetch;
+  signal: AbortSignal;
+  baseUrl?: string;
+}
+
 /**
  * POST /interact with `Accept: text/event-stream`: the fallback when the socket cannot connect
  * (a proxy that blocks websockets). Reads the body as it arrives and hands each `chat:delta`
  * to the handlers, so the reply still grows word by word. Aborting `signal` ends the request
- * quietly (the server then stops the upstream call).
+ * quietly; the reply goes on on the server (a stop is POST /interact/replies/{id}/cancel). A
+ * stream cut off after `chat:start` calls `onCut` (resume it with resumeInteract).
  */
-export async function streamInteract(
-  payload: ChatSendPayload,
-  handlers: ReplyHandlers,
-  options: { fetch: typeof fetch; signal: AbortSignal; baseUrl?: string },
-): Promise<void> {
+export async function streamInteract(payload: ChatSendPayload, sink: StreamSink, options: StreamOptions): Promise<void> {
   const { requestId, ...body } = payload;
-  let settled = false;
-  const settle = (fn: () => void) => {
-    if (settled || options.signal.aborted) return;
-    settled = true;
-    fn();
-  };
-
   let response: Response;
   try {
     response = await options.fetch(`${options.baseUrl ?? ''}/interact`, {
@@ -58,27 +65,55 @@ export async function streamInteract(
       signal: options.signal,
     });
   } catch {
-    settle(() => handlers.onError(CHAT_ERROR_DEFAULTS.send));
+    if (!options.signal.aborted) sink.onError(CHAT_ERROR_DEFAULTS.send);
     return;
   }
+  await readReplyStream(response, sink, options.signal);
+}
+
+/** GET /interact/replies/{replyId}/stream: the frames after `after`, then the live ones. */
+export async function resumeInteract(replyId: string, after: number, sink: StreamSink, options: StreamOptions): Promise<void> {
+  let response: Response;
+  try {
+    response = await options.fetch(`${options.baseUrl ?? ''}/interact/replies/${encodeURIComponent(replyId)}/stream`, {
+      headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(after) },
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch {
+    if (!options.signal.aborted) sink.onCut?.();
+    return;
+  }
+  await readReplyStream(response, { ...sink, onStart: undefined }, options.signal, true);
+}
+
+async function readReplyStream(response: Response, sink: StreamSink, signal: AbortSignal, resuming = false): Promise<void> {
+  let settled = false;
+  let started = resuming;
+  const settle = (fn: () => void) => {
+    if (settled || signal.aborted) return;
+    settled = true;
+    fn();
+  };
 
   if (!response.ok) {
     const { message, code } = errorFrom(await readJson(response), CHAT_ERROR_DEFAULTS.response);
-    settle(() => handlers.onError(message, code));
+    settle(() => sink.onError(message, code));
     return;
   }
 
   // A server (or proxy) that answers with plain JSON still gives a reply, just not streamed.
   if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const json = (await readJson(response)) as { success?: boolean; data?: ReplyData } | undefined;
-    if (json?.success && json.data) settle(() => handlers.onDone(json.data as ReplyData));
+    if (json?.success && json.data) settle(() => sink.onDone(json.data as ReplyData));
     else {
       const { message, code } = errorFrom(json, CHAT_ERROR_DEFAULTS.response);
-      settle(() => handlers.onError(message, code));
+      settle(() => sink.onError(message, code));
     }
     return;
   }
 
+  const accept = (seq: number | undefined) => sink.accept?.(seq) ?? true;
   const parser = new SseParser(({ event, data }) => {
     let parsed: unknown;
     try {
@@ -86,13 +121,19 @@ export async function streamInteract(
     } catch {
       return;
     }
-    if (event === 'chat:delta') {
-      if (!settled && !options.signal.aborted) handlers.onDelta((parsed as ChatDeltaPayload).text ?? '');
+    if (settled || signal.aborted) return;
+    if (event === 'chat:start') {
+      started = true;
+      sink.onStart?.((parsed as ChatStartPayload).replyId);
+    } else if (event === 'chat:delta') {
+      const p = parsed as ChatDeltaPayload;
+      if (accept(p.seq)) sink.onDelta(p.text ?? '', p.seq);
     } else if (event === 'chat:done') {
-      settle(() => handlers.onDone((parsed as ChatDonePayload).data));
+      const p = parsed as ChatDonePayload;
+      if (accept(p.seq)) settle(() => sink.onDone(p.data));
     } else if (event === 'chat:error') {
       const p = parsed as ChatErrorPayload;
-      settle(() => handlers.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code));
+      if (accept(p.seq)) settle(() => sink.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code));
     }
   });
 
@@ -115,7 +156,10 @@ export async function streamInteract(
     }
     parser.end();
   } catch {
-    // The connection broke mid-reply (or the visitor stopped it: settle() ignores that).
+    // The connection broke mid-reply (or the visitor left: settle() ignores that).
   }
-  settle(() => handlers.onError(CHAT_ERROR_DEFAULTS.response));
+  if (settled || signal.aborted) return;
+  // Cut off mid-reply: a reply the server named can be picked up again.
+  if (started && sink.onCut) sink.onCut();
+  else settle(() => sink.onError(CHAT_ERROR_DEFAULTS.response));
 }

@@ -48,7 +48,7 @@ function ReplyMeta({ message, question, onAskIn }: { message: ChatMessage; quest
           {formatDuration(metadata.processingTime)}
         </span>
       )}
-      {metadata?.replyId && <ReplyFeedback replyId={metadata.replyId} />}
+      {metadata?.replyId && <ReplyFeedback replyId={metadata.replyId} initialVote={message.vote ?? null} />}
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * lets a test play the server's side (connect, health pushes, reply frames, disconnects).
  */
 import type { ReplyData } from '@shared/contracts/chat';
-import type { ChatSendAck, ChatSendPayload } from '@shared/contracts/socket';
+import type { ChatResumeAck, ChatSendAck, ChatSendPayload } from '@shared/contracts/socket';
 import type { ChatSocket } from '../api/chat-connection';
 
 type Listener = (...args: unknown[]) => void;
@@ -17,6 +17,8 @@ export class FakeSocket {
   /** The ack sent for each chat:send; null holds acks back (see `pendingAcks`). */
   ack: ChatSendAck | null = { accepted: true };
   readonly pendingAcks: ((ack: ChatSendAck) => void)[] = [];
+  /** The ack sent for each chat:resume. */
+  resumeAck: ChatResumeAck = { accepted: true };
   private readonly listeners = new Map<string, Set<Listener>>();
 
   asSocket(): ChatSocket {
@@ -43,9 +45,14 @@ export class FakeSocket {
     this.emitted.push({ event, payload });
     if (event === 'chat:send' && ack) {
       if (this.ack) {
-        const answer = this.ack;
+        // Like the server: a reply id per accepted question (here, derived from its requestId).
+        const answer: ChatSendAck = this.ack.accepted ? { accepted: true, replyId: `reply-${(payload as ChatSendPayload).requestId}` } : this.ack;
         queueMicrotask(() => ack(answer));
       } else this.pendingAcks.push(ack);
+    }
+    if (event === 'chat:resume' && ack) {
+      const answer = this.resumeAck;
+      queueMicrotask(() => (ack as unknown as (a: ChatResumeAck) => void)(answer));
     }
     return this;
   }
@@ -87,16 +94,20 @@ export class FakeSocket {
     this.fire('connect_error', new Error('websocket error'));
   }
 
-  delta(requestId: string, text: string): void {
-    this.fire('chat:delta', { requestId, text });
+  delta(requestId: string, text: string, seq?: number): void {
+    this.fire('chat:delta', { requestId, text, ...(seq === undefined ? {} : { seq }) });
   }
 
-  done(requestId: string, data: ReplyData): void {
-    this.fire('chat:done', { requestId, data });
+  done(requestId: string, data: ReplyData, seq?: number): void {
+    this.fire('chat:done', { requestId, data, ...(seq === undefined ? {} : { seq }) });
   }
 
   error(requestId: string, message: string, code = 'provider_error'): void {
     this.fire('chat:error', { requestId, message, code });
+  }
+
+  resumes(): { requestId: string; replyId: string; after: number }[] {
+    return this.emitted.filter((e) => e.event === 'chat:resume').map((e) => e.payload as { requestId: string; replyId: string; after: number });
   }
 
   sends(): ChatSendPayload[] {
