@@ -27,6 +27,8 @@ import { describeJurisdiction } from '../retrieval/jurisdiction';
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
 const FRAME_INTERVAL_MS = 30;
+/** Longest a finished reply waits for its conversation write before chat:done goes out. */
+const STORE_WAIT_MS = 2000;
 
 export interface ChatRunOptions {
   requestId: string;
@@ -274,7 +276,9 @@ export class ChatService implements BeforeApplicationShutdown {
         model,
       },
     };
-    this.conversations.saveEnd(turn, {
+    // In the conversation before the visitor gets chat:done (a reload right after shows it, a
+    // crash after it loses nothing), unless the database takes longer than STORE_WAIT_MS.
+    await this.conversations.saveEnd(turn, {
       status: 'complete',
       text,
       data,
@@ -285,12 +289,12 @@ export class ChatService implements BeforeApplicationShutdown {
       model,
       executionMs: executionTime,
       ttftMs,
-    });
+    }, STORE_WAIT_MS);
     producer.end({ kind: 'done', data });
     return data;
   }
 
-  /** Ends a reply that failed or was stopped: its stream gets the error frame, its message what arrived. */
+  /** Ends a reply that failed or was stopped: its stream gets the error frame, its message what arrived (stored in the background). */
   private finishFailed(turn: Turn, producer: ReplyProducer, error: unknown, text: string, started: number, ttftMs: number | null, agent?: AgentDefinition): void {
     const body = errorBody(error);
     const outcome: TurnOutcome = {
@@ -303,7 +307,7 @@ export class ChatService implements BeforeApplicationShutdown {
       ttftMs,
       error: body,
     };
-    this.conversations.saveEnd(turn, outcome);
+    void this.conversations.saveEnd(turn, outcome);
     producer.end({ kind: 'error', ...body });
   }
 
@@ -380,7 +384,7 @@ export class ChatService implements BeforeApplicationShutdown {
 
   /**
    * Graceful shutdown: refuse new chats, let running ones finish within the grace period, end
-   * the rest with "server restarting", then write every pending usage event.
+   * the rest with "server restarting", then write every pending usage event and conversation write.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.shutdown.begin();
@@ -393,6 +397,6 @@ export class ChatService implements BeforeApplicationShutdown {
         await all;
       }
     }
-    await this.usage.flush();
+    await Promise.all([this.usage.flush(), this.conversations.writer.flush()]);
   }
 }

@@ -19,13 +19,20 @@ export interface WriteOp {
   written?(): void;
 }
 
+interface Pending {
+  op: WriteOp;
+  tries: number;
+  /** Settles the promise enqueue returned: stored, skipped or given up. */
+  settle: () => void;
+}
+
 const MAX_PENDING = 100_000;
 const RETRY_MS = 1000;
 const MAX_TRIES = 5;
 
 export class ConversationWriter {
   private readonly logger = new Logger('Conversations');
-  private pending: { op: WriteOp; tries: number }[] = [];
+  private pending: Pending[] = [];
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -36,13 +43,18 @@ export class ConversationWriter {
     return this.pending.length;
   }
 
-  enqueue(op: WriteOp): void {
-    this.pending.push({ op, tries: 0 });
+  /** Queues a write; the promise resolves once it is stored (or skipped, or given up on). Never rejects. */
+  enqueue(op: WriteOp): Promise<void> {
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    this.pending.push({ op, tries: 0, settle });
     if (this.pending.length > MAX_PENDING) {
       const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING);
+      for (const entry of dropped) entry.settle();
       this.logger.error(`Dropped ${dropped.length} conversation writes: the database has been unavailable too long`);
     }
     this.schedule(0);
+    return settled;
   }
 
   /** Resolves once everything queued before the call is written (or has failed and waits for a retry). */
@@ -80,14 +92,18 @@ export class ConversationWriter {
     return this.running;
   }
 
-  private async write(batch: { op: WriteOp; tries: number }[]): Promise<void> {
-    const live = batch.filter(({ op }) => !op.skip?.());
+  private async write(batch: Pending[]): Promise<void> {
+    const live = batch.filter((entry) => {
+      if (!entry.op.skip?.()) return true;
+      entry.settle();
+      return false;
+    });
     if (live.length === 0) return;
     try {
       await writeTransaction(this.dataSource, async (manager) => {
         for (const { op } of live) await op.run(manager);
       });
-      this.done(live.map((p) => p.op));
+      this.done(live);
       return;
     } catch {
       // Retried op by op below.
@@ -96,14 +112,18 @@ export class ConversationWriter {
     // a retry with everything after it (a turn's end is never written before its start).
     for (let i = 0; i < live.length; i += 1) {
       const entry = live[i];
-      if (entry.op.skip?.()) continue;
+      if (entry.op.skip?.()) {
+        entry.settle();
+        continue;
+      }
       try {
         await writeTransaction(this.dataSource, (manager) => entry.op.run(manager));
-        this.done([entry.op]);
+        this.done([entry]);
       } catch (error) {
         entry.tries += 1;
         const rest = live.slice(i + 1);
         if (entry.tries >= MAX_TRIES) {
+          entry.settle();
           this.logger.error(`A conversation write failed ${MAX_TRIES} times and was dropped: ${(error as Error).message}`);
         } else {
           this.logger.warn(`A conversation write failed; will retry: ${(error as Error).message}`);
@@ -115,8 +135,9 @@ export class ConversationWriter {
     }
   }
 
-  private done(ops: WriteOp[]): void {
-    for (const op of ops) {
+  private done(entries: Pending[]): void {
+    for (const { op, settle } of entries) {
+      settle();
       try {
         op.written?.();
       } catch (error) {

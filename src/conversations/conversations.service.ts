@@ -264,12 +264,15 @@ export class ConversationsService implements OnApplicationShutdown {
     });
   }
 
-  /** The reply's end, stored (batched): its text, data, timings and status. */
-  saveEnd(turn: Turn, outcome: TurnOutcome): void {
+  /**
+   * The reply's end, stored (batched): its text, data, timings and status. Resolves once stored,
+   * or after `waitMs` at the latest (the database is slow or away: the write stays queued).
+   */
+  saveEnd(turn: Turn, outcome: TurnOutcome, waitMs = 0): Promise<void> {
     this.saveStart(turn);
     turn.outcome = outcome;
     const at = this.clock.now();
-    this.writer.enqueue({
+    const stored = this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeEnd(m, turn, outcome, at),
       written: () => {
@@ -285,6 +288,10 @@ export class ConversationsService implements OnApplicationShutdown {
         for (const listener of this.writtenListeners) listener(turn, outcome);
       },
     });
+    if (waitMs <= 0) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    return Promise.race([stored, late]).finally(() => clearTimeout(timer));
   }
 
   private async writeStart(m: EntityManager, turn: Turn): Promise<void> {
