@@ -12,7 +12,8 @@
  *
  * The app child adds bench-only instrumentation at run time without touching src/: it wraps
  * FrameCoalescer.prototype.push (time from the first delta pushed to the first frame emitted, and a
- * toggle that sets the coalescing interval to 0 so every delta is its own frame) and
+ * toggle that sets the coalescing interval to 0 so every delta is its own frame, and the time
+ * between two frames of one stream: how many came sooner than one interval) and
  * KnowledgeService.prototype.retrieve (time spent in retrieval).
  */
 import { Session } from 'node:inspector';
@@ -24,6 +25,14 @@ import * as path from 'node:path';
 type Handler = (args: any) => unknown;
 const handlers: Record<string, Handler> = {
   cpu: () => ({ ...process.cpuUsage(), at: performance.now() }),
+  /** Heap after two full collections (children run with --expose-gc), and the process' RSS. */
+  heap: () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    gc?.();
+    const m = process.memoryUsage();
+    return { heapUsed: m.heapUsed, rss: m.rss, external: m.external, gc: gc !== undefined };
+  },
   exit: () => {
     setTimeout(() => process.exit(0), 10);
     return true;
@@ -92,15 +101,23 @@ if (role === 'app') {
   // Loaded before the app so that the patched prototypes are the ones its services use.
   const { FrameCoalescer } = require('../src/chat/frame-coalescer') as typeof import('../src/chat/frame-coalescer');
   const { KnowledgeService } = require('../src/knowledge/knowledge.service') as typeof import('../src/knowledge/knowledge.service');
+  const { ConversationsService } = require('../src/conversations/conversations.service') as typeof import('../src/conversations/conversations.service');
   const { startTestApp } = require('../test/support/test-app') as typeof import('../test/support/test-app');
 
   const state = {
     coalesce: true,
+    /** Off: the conversation writes (a turn's start and end) are skipped, for the on/off comparison. */
+    conversationWrites: true,
     /** ms from the first delta pushed into a coalescer to its first frame, per stream. */
     firstFrameDelays: [] as number[],
     /** Streams whose coalescer could not be instrumented (internals changed). */
     uninstrumented: 0,
     retrieveMs: [] as number[],
+    /** Frames emitted by coalescers, and those sent sooner than one interval after the stream's previous frame. */
+    frames: 0,
+    early: 0,
+    /** The shortest time between two frames of one stream (ms). */
+    minGapMs: Infinity,
   };
 
   type CoalescerInternals = { emit?: unknown; intervalMs?: unknown; __bench?: boolean; push(text: string): void };
@@ -113,12 +130,22 @@ if (role === 'app') {
       const emit = this.emit;
       if (typeof emit === 'function') {
         const firstPushAt = performance.now();
+        const interval = typeof this.intervalMs === 'number' ? this.intervalMs : 0;
         let first = true;
+        let lastAt = 0;
         this.emit = (frame: string) => {
+          const now = performance.now();
           if (first) {
             first = false;
-            state.firstFrameDelays.push(performance.now() - firstPushAt);
+            state.firstFrameDelays.push(now - firstPushAt);
+          } else if (interval > 0) {
+            const gap = now - lastAt;
+            state.minGapMs = Math.min(state.minGapMs, gap);
+            // Timers fire on the millisecond: allow a rounding of a tenth of one.
+            if (gap < interval - 0.1) state.early++;
           }
+          if (interval > 0) state.frames++;
+          lastAt = now;
           (emit as (t: string) => void)(frame);
         };
       } else {
@@ -126,6 +153,18 @@ if (role === 'app') {
       }
     }
     return originalPush.call(this, text);
+  };
+
+  // Bench-only toggle: with conversation writes off, a turn's start and end are not queued at all
+  // (the rest of the pipeline, the history read included, runs as usual).
+  const conversations = ConversationsService.prototype;
+  const originalSaveStart = conversations.saveStart;
+  const originalSaveEnd = conversations.saveEnd;
+  conversations.saveStart = function (this: InstanceType<typeof ConversationsService>, ...args: Parameters<typeof originalSaveStart>) {
+    if (state.conversationWrites) originalSaveStart.apply(this, args);
+  };
+  conversations.saveEnd = function (this: InstanceType<typeof ConversationsService>, ...args: Parameters<typeof originalSaveEnd>) {
+    return state.conversationWrites ? originalSaveEnd.apply(this, args) : Promise.resolve();
   };
 
   const originalRetrieve = KnowledgeService.prototype.retrieve;
@@ -158,6 +197,14 @@ if (role === 'app') {
     state.coalesce = on;
     return true;
   };
+  handlers.conversationWrites = (on: boolean) => {
+    state.conversationWrites = on;
+    return true;
+  };
+  handlers.conversationMessages = async () => {
+    const rows: { n: number }[] = await app!.dataSource.query('SELECT COUNT(*) AS n FROM conversation_messages');
+    return Number(rows[0]?.n ?? 0);
+  };
   /** Instrumentation samples since the last call; forgets them. */
   handlers.samples = () => {
     const out = {
@@ -167,7 +214,13 @@ if (role === 'app') {
       // The monitor records whole timer intervals: subtract its 10 ms resolution to get the delay.
       loopDelayP50Ms: loopDelay.count > 0 ? Math.max(0, loopDelay.percentile(50) / 1e6 - 10) : NaN,
       loopDelayP99Ms: loopDelay.count > 0 ? Math.max(0, loopDelay.percentile(99) / 1e6 - 10) : NaN,
+      coalescedFrames: state.frames,
+      earlyFrames: state.early,
+      minFrameGapMs: Number.isFinite(state.minGapMs) ? state.minGapMs : NaN,
     };
+    state.frames = 0;
+    state.early = 0;
+    state.minGapMs = Infinity;
     loopDelay.reset();
     state.firstFrameDelays = [];
     state.retrieveMs = [];

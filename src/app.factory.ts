@@ -17,10 +17,13 @@ import type { AppConfig } from './config/app-config';
 /** JSON bodies in general: chat requests, settings. */
 const JSON_BODY_LIMIT = '1mb';
 /**
- * Knowledge items carry their attachments inline: up to 10 MB each, base64 (4/3 larger) or
- * JSON-escaped text, so an item with several legal attachments needs room.
+ * Knowledge items carry their new attachments inline: up to 10 MB each, base64 (4/3 larger) or
+ * JSON-escaped text; kept attachments are sent without content. 32 MB holds three full-size
+ * text files in one save. A larger body is refused (413) from its Content-Length, before it is
+ * read: parsing 60 MB of JSON held the event loop for up to 0.8 s on 2 busy cores (/health
+ * stalled meanwhile; issue 18, defect 2).
  */
-const KNOWLEDGE_BODY_LIMIT = '64mb';
+const KNOWLEDGE_BODY_LIMIT = '32mb';
 const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io'];
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {

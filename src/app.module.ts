@@ -21,7 +21,9 @@ import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { JobsModule } from './jobs/jobs.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
+import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
+import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
 
 @Module({})
 export class AppModule {
@@ -41,6 +43,8 @@ export class AppModule {
         AgentsModule,
         AnalyticsModule,
         ConversationsModule,
+        EmbeddingsModule,
+        LimitsModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [

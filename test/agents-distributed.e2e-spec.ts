@@ -7,10 +7,11 @@
 import request from 'supertest';
 import { io, Socket } from 'socket.io-client';
 import { AdminUsersService } from '../src/auth/admin-users.service';
+import type { PublicSettings } from '../src/shared/contracts/config';
 import type { ConfigChangedPayload } from '../src/shared/contracts/socket';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
-import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { connectClient, distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 
 const describeWithRedis = distributed.redisUrl ? describe : describe.skip;
 const KEY = 'sk-shared-key-000000000000beef';
@@ -93,9 +94,16 @@ describeWithRedis('configuration changes on two servers (shared database and Red
       adminSocketOfB!.once('connect_error', reject);
     });
     const told = new Promise<ConfigChangedPayload>((resolve) => adminSocketOfB!.once('config:changed', resolve));
+    // A chat page open on B (the public namespace) is told the new public settings too.
+    const visitorOfB = await connectClient(b.url);
+    const pushed = new Promise<PublicSettings>((resolve) => visitorOfB.once('settings:changed', resolve));
 
     await admin.put('/api/config/global').send({ verticals: { hr: false } }).expect(200);
     await expect(told).resolves.toEqual({});
+    const settingsPushed = await pushed;
+    visitorOfB.close();
+    expect(settingsPushed.enabledVerticals).toEqual(['customer-service', 'legal', 'sales']);
+    expect(settingsPushed.verticals).toContainEqual({ id: 'hr', enabled: false });
     await eventually(async () => (await request(b.url).post('/interact').send({ vertical: 'hr', query: 'Leave?' })).status === 400, 3000, 'B refusing hr');
     const settingsOfB = await request(b.url).get('/api/public/settings').expect(200);
     expect(settingsOfB.body.data.enabledVerticals).not.toContain('hr');

@@ -4,7 +4,9 @@
  * global settings taking effect on the next chat (vertical switches, analytics, debug logs,
  * temperature and response length).
  */
+import { LIFTED_CHAT_LIMITS } from './support/lifted-limits';
 import request from 'supertest';
+import type { PublicSettings } from '../src/shared/contracts/config';
 import { UsageEvent } from '../src/analytics/usage-event.entity';
 import { AdminUsersService } from '../src/auth/admin-users.service';
 import { adminAgent, AdminAgent } from './support/admin-session';
@@ -59,7 +61,8 @@ describe('Config API', () => {
     expect(agents.map((a: { agentId: string }) => a.agentId)).toEqual(['universal-agent', 'customer-service-agent', 'hr-agent', 'legal-agent', 'sales-agent']);
     for (const agent of agents) {
       expect(agent).toMatchObject({ enabled: true, timeout: t.config.agentTimeoutMs, keyStatus: 'set' });
-      expect(agent.llmConfig).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-...1234', temperature: 0.7, maxTokens: 2000, baseUrl: mock.openaiBaseUrl });
+      // No temperature of their own (the global Response Temperature applies); max tokens at the global max response length.
+      expect(agent.llmConfig).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-...1234', temperature: null, maxTokens: 500, baseUrl: mock.openaiBaseUrl });
       expect(agent.systemPrompt.length).toBeGreaterThan(20);
     }
     expect(res.body.data.global).toEqual({
@@ -70,8 +73,16 @@ describe('Config API', () => {
       enableAnalytics: true,
       debugMode: false,
       conversationRetentionDays: 90,
+      // The test app lifts the chat rate limits (test/support/lifted-limits.ts); no budgets by default.
+      chatLimits: LIFTED_CHAT_LIMITS,
+      budgets: { list: [], visitorDailyTokens: null },
     });
     expect(JSON.stringify(res.body)).not.toContain(GOOD_KEY);
+  });
+
+  it('a fresh install validates clean: no error and no warning (seeded agents follow the global settings)', async () => {
+    const res = await admin.get('/api/config/validate').expect(200);
+    expect(res.body.data).toMatchObject({ valid: true, problems: [] });
   });
 
   it('creates, reads, updates and deletes an agent; an update without apiKey (or with the mask) keeps the key', async () => {
@@ -119,7 +130,7 @@ describe('Config API', () => {
   ])('PUT refuses %s with the error envelope', async (_name, body, status) => {
     expectEnvelope(await admin.put('/api/config/agents/hr-agent').send(body), status);
     const after = await admin.get('/api/config/agents/hr-agent').expect(200);
-    expect(after.body.data.llmConfig).toMatchObject({ temperature: 0.7, maxTokens: 2000, provider: 'openai' });
+    expect(after.body.data.llmConfig).toMatchObject({ temperature: null, maxTokens: 500, provider: 'openai' });
   });
 
   it.each([
@@ -207,6 +218,21 @@ describe('Config API', () => {
 
       await admin.put('/api/config/global').send({ verticals: { hr: true } }).expect(200);
       await request(t.url).post('/interact').send({ vertical: 'hr', query: 'How do I request leave?' }).expect(200);
+    });
+
+    it('open chat pages are told the new public settings live (settings:changed), and only those', async () => {
+      const visitor = await connectClient(t.url);
+      try {
+        const pushed = new Promise<PublicSettings>((resolve) => visitor.once('settings:changed', resolve));
+        await admin.put('/api/config/global').send({ verticals: { sales: false }, defaultLanguage: 'ar' }).expect(200);
+        const settings = await pushed;
+        expect(settings).toEqual((await request(t.url).get('/api/public/settings').expect(200)).body.data);
+        expect(settings).toMatchObject({ defaultLanguage: 'ar', enabledVerticals: ['customer-service', 'hr', 'legal'] });
+        expect(Object.keys(settings).sort()).toEqual(['defaultLanguage', 'enabledVerticals', 'verticals']);
+      } finally {
+        visitor.close();
+        await admin.put('/api/config/global').send({ verticals: { sales: true }, defaultLanguage: 'en' }).expect(200);
+      }
     });
 
     it('Enable Analytics off: chats leave no usage events; on again they do', async () => {

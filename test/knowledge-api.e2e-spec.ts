@@ -181,4 +181,17 @@ describe('knowledge API', () => {
       socket.close();
     }
   });
+
+  it('a visitor (no session) opens a cited source: its text only, no attachments or admin fields; unknown ids are 404', async () => {
+    const item = (await admin.post('/api/knowledge').send(makeItem({ title: 'Return shipping labels', content: 'Print the **prepaid label** from your order page.', attachments: [{ name: 'label.png', type: 'image/png', size: 68, content: PNG_1x1 }] })).expect(201)).body.data;
+    const read = await request(t.url).get(`/api/public/knowledge/${item.id}`).expect(200);
+    expect(read.body).toEqual({
+      success: true,
+      data: { id: item.id, title: 'Return shipping labels', content: 'Print the **prepaid label** from your order page.', vertical: 'customer-service', jurisdiction: null, subRegion: null, updatedAt: item.updatedAt },
+    });
+    const missing = await request(t.url).get('/api/public/knowledge/00000000-0000-4000-8000-000000000000').expect(404);
+    expect(missing.body).toMatchObject({ success: false, error: { code: 'not_found' } });
+    // The admin list stays private.
+    await request(t.url).get('/api/knowledge').expect(401);
+  });
 });

@@ -163,7 +163,7 @@ describe('the OpenAPI document', () => {
     expect(doc.security).toEqual([{ session: [] }]);
     expect(doc.paths['/api/knowledge'].get.security).toBeUndefined();
     expect(doc.paths['/api/knowledge'].get.responses['401']).toBeDefined();
-    for (const [p, method] of [['/interact', 'post'], ['/health', 'get'], ['/api/auth/check-methods', 'post'], ['/api/feedback', 'post'], ['/api/public/settings', 'get']]) {
+    for (const [p, method] of [['/interact', 'post'], ['/health', 'get'], ['/api/auth/check-methods', 'post'], ['/api/feedback', 'post'], ['/api/public/settings', 'get'], ['/api/public/knowledge/{id}', 'get']]) {
       expect({ p, security: doc.paths[p][method].security }).toEqual({ p, security: [{}] });
     }
   });

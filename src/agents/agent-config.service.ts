@@ -25,7 +25,7 @@ import {
   type KeyTestInput,
 } from '../shared/contracts/config';
 import type { z } from 'zod';
-import { applySettingsUpdate, GLOBAL_SETTINGS_KEY, GlobalSettings, MAX_RESPONSE_LENGTH_LIMIT } from './global-settings';
+import { applySettingsUpdate, GLOBAL_SETTINGS_KEY, GlobalSettings, MAX_RESPONSE_LENGTH_LIMIT, publicSettingsOf } from './global-settings';
 import { maskApiKey, SecretBox } from './secret-box';
 
 import type { ConfigProblem, KeyTestResult as SharedKeyTestResult, SystemConfigDto, ValidationReport } from '../shared/contracts/config';
@@ -150,12 +150,17 @@ export class AgentConfigService {
     const current = (await this.registry.reload()).global;
     const next = applySettingsUpdate(current, update);
     await writeTransaction(this.dataSource, (m) =>
-      m.withRepository(this.settings).save({ key: GLOBAL_SETTINGS_KEY, value: JSON.stringify(next), updatedAt: Date.now() }),
+      // An upsert (ON CONFLICT), not save()'s SELECT-then-INSERT: servers saving the first settings
+      // of a new database at once both inserted, and one answered 500 (duplicate key).
+      m.withRepository(this.settings).upsert({ key: GLOBAL_SETTINGS_KEY, value: JSON.stringify(next), updatedAt: Date.now() }, ['key']),
     );
     const changed = Object.keys(next).filter((k) => JSON.stringify(next[k as keyof GlobalSettings]) !== JSON.stringify(current[k as keyof GlobalSettings]));
     this.logger.log(`Global settings saved${changed.length ? ` (${changed.join(', ')})` : ''}`);
     await this.changed({});
-    return (await this.registry.current()).global;
+    const saved = (await this.registry.current()).global;
+    // Open chat pages grey a switched-off vertical and take a new default language at once.
+    this.adminEvents.emitPublic('settings:changed', publicSettingsOf(saved));
+    return saved;
   }
 
   /** Real checks of the whole configuration; problems are listed, not thrown. */

@@ -255,7 +255,9 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
   /** Records which key encrypts the stored API keys (see checkServerKey); from then on every key is encrypted with it. */
   private async saveKeyCheck(): Promise<void> {
     await writeTransaction(this.dataSource, (m) =>
-      m.withRepository(this.settings).save({ key: KEY_CHECK_KEY, value: this.box.keyCheck(), updatedAt: Date.now() }),
+      // An upsert, not save() (a read, then an insert): servers starting together on a new
+      // database would both insert and all but one fail on the primary key.
+      m.withRepository(this.settings).upsert({ key: KEY_CHECK_KEY, value: this.box.keyCheck(), updatedAt: Date.now() }, ['key']),
     );
   }
 

@@ -9,6 +9,7 @@ import type { ProviderConnection } from '../llm/llm.types';
 import { DEFAULT_MODELS } from '../shared/catalog/providers';
 import { AgentVerticalId, ENABLED_VERTICAL_IDS, getVertical } from '../shared/catalog/verticals';
 import { AGENT_DEFAULTS } from '../shared/contracts/config';
+import { DEFAULT_GLOBAL_SETTINGS } from './global-settings';
 
 export const UNIVERSAL_PROMPT =
   'You are a helpful support assistant. Answer accurately and concisely from the reference material when it applies, and say plainly when you do not know.';
@@ -21,7 +22,8 @@ export interface AgentSeed {
   systemPrompt: string;
   timeoutMs: number;
   model: string;
-  temperature: number;
+  /** null: the global Response Temperature applies (seeded agents have none of their own). */
+  temperature: number | null;
   maxTokens: number;
   connection: ProviderConnection;
 }
@@ -50,8 +52,10 @@ export function seedAgents(config: AppConfig): AgentSeed[] {
       systemPrompt: info ? info.persona : UNIVERSAL_PROMPT,
       timeoutMs: config.agentTimeoutMs,
       model,
-      temperature: AGENT_DEFAULTS.temperature,
-      maxTokens: AGENT_DEFAULTS.maxTokens,
+      // The global settings govern seeded agents: no temperature of their own, and max tokens equal
+      // to the global max response length (above it Validate warns that the global one applies).
+      temperature: null,
+      maxTokens: Math.min(AGENT_DEFAULTS.maxTokens, DEFAULT_GLOBAL_SETTINGS.maxResponseLength),
       connection,
     };
   });

@@ -19,6 +19,6 @@ import { SecretBox } from './secret-box';
   imports: [TypeOrmModule.forFeature([Agent, Setting]), AdminEventsModule],
   controllers: [ConfigController, PublicSettingsController],
   providers: [SecretBox, ConfigChangeBus, AgentRegistryService, AgentConfigService],
-  exports: [AgentRegistryService],
+  exports: [AgentRegistryService, SecretBox, ConfigChangeBus],
 })
 export class AgentsModule {}

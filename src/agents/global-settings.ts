@@ -12,10 +12,12 @@
  * - debugMode: on -> debug and verbose logs on every server.
  * - conversationRetentionDays: visitors' conversations are deleted this many days after their last
  *   message (the daily purge job of src/conversations).
+ * - chatLimits, budgets: chat rate limits and monthly budgets (src/limits).
  */
-import { ENABLED_VERTICAL_IDS, EnabledVerticalId } from '../shared/catalog/verticals';
-import type { GlobalSettings, GlobalSettingsUpdateSchema } from '../shared/contracts/config';
+import { ENABLED_VERTICAL_IDS, EnabledVerticalId, VERTICALS } from '../shared/catalog/verticals';
+import type { GlobalSettings, GlobalSettingsUpdateSchema, PublicSettings } from '../shared/contracts/config';
 import { RETENTION_DAYS } from '../shared/contracts/conversations';
+import { BUDGET_DEFAULTS, CHAT_LIMIT_DEFAULTS } from '../shared/contracts/limits';
 import type { z } from 'zod';
 
 export type { GlobalSettings } from '../shared/contracts/config';
@@ -29,6 +31,8 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   enableAnalytics: true,
   debugMode: false,
   conversationRetentionDays: RETENTION_DAYS.default,
+  chatLimits: CHAT_LIMIT_DEFAULTS,
+  budgets: BUDGET_DEFAULTS,
 });
 
 /** The settings row that holds them (JSON). */
@@ -46,14 +50,34 @@ export function readStoredSettings(json: string | undefined): GlobalSettings {
     ...DEFAULT_GLOBAL_SETTINGS,
     ...stored,
     verticals: { ...DEFAULT_GLOBAL_SETTINGS.verticals, ...(stored.verticals ?? {}) },
+    chatLimits: { ...DEFAULT_GLOBAL_SETTINGS.chatLimits, ...(stored.chatLimits ?? {}) },
+    budgets: { ...DEFAULT_GLOBAL_SETTINGS.budgets, ...(stored.budgets ?? {}) },
   };
 }
 
 /** Applies a checked PUT body (GlobalSettingsUpdateSchema: any subset of the fields) to the current settings. */
 export function applySettingsUpdate(current: GlobalSettings, update: z.output<typeof GlobalSettingsUpdateSchema>): GlobalSettings {
-  const next: GlobalSettings = { ...current, verticals: { ...current.verticals, ...update.verticals } };
+  const next: GlobalSettings = {
+    ...current,
+    verticals: { ...current.verticals, ...update.verticals },
+    chatLimits: { ...current.chatLimits, ...definedOnly(update.chatLimits ?? {}) },
+    budgets: {
+      list: update.budgets?.list ?? current.budgets.list,
+      visitorDailyTokens: update.budgets?.visitorDailyTokens !== undefined ? update.budgets.visitorDailyTokens : current.budgets.visitorDailyTokens,
+    },
+  };
   for (const key of ['responseTemperature', 'maxResponseLength', 'defaultLanguage', 'enableAnalytics', 'debugMode', 'conversationRetentionDays'] as const) {
     if (update[key] !== undefined) (next as Record<typeof key, unknown>)[key] = update[key];
   }
   return next;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** What the chat page sees of the global settings (GET /api/public/settings, the `settings:changed` push). */
+export function publicSettingsOf(global: GlobalSettings): PublicSettings {
+  const verticals = VERTICALS.map((v) => ({ id: v.id, enabled: v.enabled && global.verticals[v.id as keyof typeof global.verticals] !== false }));
+  return { defaultLanguage: global.defaultLanguage, verticals, enabledVerticals: verticals.filter((v) => v.enabled).map((v) => v.id) };
 }

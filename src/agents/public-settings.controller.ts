@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { Public } from '../auth/public.decorator';
 import { Contract } from '../common/contract';
-import { VERTICALS } from '../shared/catalog/verticals';
 import { PublicSettingsSchema, type PublicSettings } from '../shared/contracts/config';
 import { AgentRegistryService } from './agent-registry.service';
+import { publicSettingsOf } from './global-settings';
 
 export type { PublicSettings };
 
@@ -17,10 +17,6 @@ export class PublicSettingsController {
   @Contract({ summary: 'What the chat page needs: verticals switched on, default language', data: PublicSettingsSchema })
   async settings(): Promise<{ success: true; data: PublicSettings }> {
     const { global } = await this.registry.current();
-    const verticals = VERTICALS.map((v) => ({ id: v.id, enabled: v.enabled && global.verticals[v.id as keyof typeof global.verticals] !== false }));
-    return {
-      success: true,
-      data: { defaultLanguage: global.defaultLanguage, verticals, enabledVerticals: verticals.filter((v) => v.enabled).map((v) => v.id) },
-    };
+    return { success: true, data: publicSettingsOf(global) };
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminEventsModule } from '../admin-events/admin-events.module';
+import { ConversationsModule } from '../conversations/conversations.module';
 import { AgentDirectory } from './agent-directory';
 import { AnalyticsClock } from './analytics-clock';
 import { AnalyticsLiveService } from './analytics-live.service';
@@ -8,6 +9,7 @@ import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
 import { FeedbackController } from './feedback.controller';
 import { FeedbackService } from './feedback.service';
+import { LimitedCounter } from './limited-counter.service';
 import { ReplyFeedback } from './reply-feedback.entity';
 import { UsageEvent } from './usage-event.entity';
 import { UsageExportService } from './usage-export.service';
@@ -24,7 +26,7 @@ import { UsageRollupService } from './usage-rollup.service';
  * and ConfigModule.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([UsageEvent, UsageHourly, UsageHourlyLatency, ReplyFeedback]), AdminEventsModule],
+  imports: [TypeOrmModule.forFeature([UsageEvent, UsageHourly, UsageHourlyLatency, ReplyFeedback]), AdminEventsModule, ConversationsModule],
   controllers: [AnalyticsController, FeedbackController],
   providers: [
     UsageRecorderService,
@@ -35,7 +37,8 @@ import { UsageRollupService } from './usage-rollup.service';
     AnalyticsLiveService,
     FeedbackService,
     AgentDirectory,
+    LimitedCounter,
   ],
-  exports: [UsageRecorderService, AnalyticsService, UsageRollupService, AnalyticsClock],
+  exports: [UsageRecorderService, AnalyticsService, UsageRollupService, AnalyticsClock, LimitedCounter],
 })
 export class AnalyticsModule {}

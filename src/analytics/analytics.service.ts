@@ -17,7 +17,9 @@ import type {
   RecentError,
   SystemAnalytics,
 } from '../shared/contracts/analytics';
+import { ConversationsService } from '../conversations/conversations.service';
 import { AgentDirectory } from './agent-directory';
+import { LimitedCounter } from './limited-counter.service';
 import { AnalyticsClock } from './analytics-clock';
 import { AnalyticsSpan, floorHour, hourBuckets, planSegments, spanOf, WindowSegment } from './analytics-window';
 import { addPairs, addToHistogram, Histogram, newHistogram, parsePairs, percentile, percentileOfPairs } from './latency-histogram';
@@ -88,15 +90,19 @@ export class AnalyticsService {
     private readonly rollup: UsageRollupService,
     private readonly clock: AnalyticsClock,
     private readonly directory: AgentDirectory,
+    private readonly conversations: ConversationsService,
+    private readonly limited: LimitedCounter,
   ) {}
 
   async system(hours: AnalyticsWindow, options: AnalyticsQueryOptions = {}): Promise<SystemAnalytics> {
     const plan = await this.plan(hours, options);
     const measures: Measure[] = ['requests', 'errors', 'prompt_tokens', 'completion_tokens', 'cost_usd', 'answered', 'answer_checked'];
-    const [byHourCells, byVerticalCells, recentErrors] = await Promise.all([
+    const [byHourCells, byVerticalCells, recentErrors, conversations, limitedByRule] = await Promise.all([
       this.aggregate(plan, ['hour'], { measures }),
       this.aggregate(plan, ['vertical'], { measures: ['requests'] }),
       this.recentErrors(plan.span),
+      this.conversations.activity(plan.span.from, plan.span.to),
+      this.limited.totals(plan.span.from, plan.span.to),
     ]);
     const totals = emptyTotals();
     const hourly = new Map<number, UsageTotals>(hourBuckets(plan.span).map((hour) => [hour, emptyTotals()]));
@@ -125,6 +131,9 @@ export class AnalyticsService {
       recentErrors,
       hourly: series,
       answeredRate: rate(totals.answered, totals.answerChecked),
+      conversations: conversations.conversations,
+      messagesPerConversation: conversations.conversations > 0 ? conversations.messages / conversations.conversations : null,
+      limitedRequests: { total: Object.values(limitedByRule).reduce((a, b) => a + b, 0), byRule: limitedByRule },
     };
   }
 
@@ -313,7 +322,7 @@ export class AnalyticsService {
           }
           return;
         }
-        const range = `created_at >= $1${segment.to !== undefined ? ' AND created_at < $2' : ''} AND status = 'success'`;
+        const range = `created_at >= $1${segment.to !== undefined ? ' AND created_at < $2' : ''} AND status = 'success' AND kind = 'chat'`;
         const [latencyRows, ttftRows] = await Promise.all([
           this.dataSource.query(sql(`SELECT ${RAW_HOUR_SQL} AS h, latency_ms AS v, COUNT(*) AS n FROM usage_events WHERE ${range} GROUP BY 1, 2`), params) as Promise<
             { h: string | number; v: string | number; n: string | number }[]

@@ -2,12 +2,14 @@
  * Reply feedback: a thumbs up or down on an agent reply from the chat page, recorded against the
  * reply's usage event. One vote per reply (the reply id is the key); voting again changes it and
  * a null vote withdraws it. Public, so it is rate-limited per IP address; the reply id is a
- * random UUID only the visitor who got the reply has seen.
+ * random UUID only the visitor who got the reply has seen. The vote is also stored on the reply's
+ * conversation message (ConversationsService.recordVote).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { RATE_LIMITER, RateLimiter } from '../common/rate-limit/rate-limiter';
+import { ConversationsService } from '../conversations/conversations.service';
 import { portableSql } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
 import type { FeedbackRequest, FeedbackResult } from '../shared/contracts/analytics';
@@ -32,6 +34,7 @@ export class FeedbackService {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly live: AnalyticsLiveService,
     private readonly clock: AnalyticsClock,
+    private readonly conversations: ConversationsService,
   ) {}
 
   async vote(request: FeedbackRequest, ip: string | undefined): Promise<FeedbackResult> {
@@ -55,6 +58,9 @@ export class FeedbackService {
           ),
     );
     this.live.noteVote();
+    // The vote is also kept on the reply's message (the chat page after a reload, the console's
+    // feedback filter, knowledge gaps).
+    await this.conversations.recordVote(reply.id, request.vote);
     return { replyId: reply.id, vote: request.vote };
   }
 

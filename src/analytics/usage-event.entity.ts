@@ -3,8 +3,15 @@ import { BigIntColumn, EpochMsColumn, FloatColumn } from '../database/columns';
 
 export type UsageStatus = 'success' | 'error' | 'cancelled';
 export type UsageChannel = 'socket' | 'rest' | 'sse';
+/** A reply ('chat'), a question rewritten for retrieval ('rewrite'), or texts embedded for hybrid retrieval ('embedding'). */
+export type UsageKind = 'chat' | 'rewrite' | 'embedding';
 
-/** One LLM call: written once per chat request by the usage recorder, in batches. */
+/**
+ * One LLM call: written by the usage recorder, in batches. A chat request records one 'chat'
+ * event (its reply), plus a 'rewrite' event when its question was rewritten for retrieval;
+ * embedding calls record 'embedding' events. Only chats count as requests in Analytics; every
+ * kind counts in tokens and cost.
+ */
 @Entity('usage_events')
 @Index('idx_usage_events_created_at', ['createdAt'])
 export class UsageEvent {
@@ -31,6 +38,9 @@ export class UsageEvent {
 
   @Column({ type: 'varchar', length: 10 })
   channel: UsageChannel;
+
+  @Column({ type: 'varchar', length: 10, default: 'chat' })
+  kind: UsageKind;
 
   @Column({ type: 'varchar', length: 10 })
   status: UsageStatus;

@@ -8,7 +8,7 @@ import { UsageEvent } from './usage-event.entity';
 import { newUsageEventId } from './usage-event-id';
 import { UsageJournal } from './usage-journal';
 
-export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered'> & { id?: string; answered?: boolean | null };
+export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered' | 'kind'> & { id?: string; answered?: boolean | null; kind?: UsageEvent['kind'] };
 
 /** Above this many events held in memory while the database is down, the oldest are left to the journal (and logged). */
 const MAX_BUFFERED = 50_000;
@@ -34,6 +34,7 @@ const INSERT_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['ttft_ms', 'bigint'],
   ['language', 'varchar'],
   ['answered', 'smallint'],
+  ['kind', 'varchar'],
 ];
 
 function rowOf(e: UsageEvent): unknown[] {
@@ -56,6 +57,7 @@ function rowOf(e: UsageEvent): unknown[] {
     e.ttftMs ?? null,
     e.language ?? null,
     e.answered === undefined || e.answered === null ? null : e.answered ? 1 : 0,
+    e.kind ?? 'chat',
   ];
 }
 

@@ -155,7 +155,7 @@ export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap 
               WHERE hour_start >= $1 AND hour_start < $2
                 AND NOT EXISTS (SELECT 1 FROM usage_events e
                                  WHERE e.created_at >= usage_hourly_latency.hour_start AND e.created_at < usage_hourly_latency.hour_start + ${HOUR_MS}
-                                   AND e.status = 'success')`),
+                                   AND e.status = 'success' AND e.kind = 'chat')`),
         [from, to],
       );
       await manager.query(
@@ -243,7 +243,7 @@ export class UsageRollupService implements OnModuleInit, OnApplicationBootstrap 
           this.dataSource,
           `SELECT ${RAW_HOUR_SQL} AS h, ${column} AS v, COUNT(*) AS n
              FROM usage_events
-            WHERE created_at >= $1 AND created_at < $2 AND status = 'success' AND ${column} IS NOT NULL
+            WHERE created_at >= $1 AND created_at < $2 AND status = 'success' AND kind = 'chat' AND ${column} IS NOT NULL
             GROUP BY 1, 2`,
         ),
         [from, to],

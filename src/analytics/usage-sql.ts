@@ -40,19 +40,22 @@ export const MEASURES = [
 ] as const;
 export type Measure = (typeof MEASURES)[number];
 
+/** Only replies ('chat' events) are requests; rewrites and embedding calls add tokens and cost. */
+const CHAT = "kind = 'chat'";
+
 const RAW_MEASURE_SQL: Record<Measure, string> = {
-  requests: 'COUNT(*)',
-  errors: "SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END)",
-  cancelled: "SUM(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END)",
+  requests: `SUM(CASE WHEN ${CHAT} THEN 1 ELSE 0 END)`,
+  errors: `SUM(CASE WHEN ${CHAT} AND status = 'error' THEN 1 ELSE 0 END)`,
+  cancelled: `SUM(CASE WHEN ${CHAT} AND status = 'cancelled' THEN 1 ELSE 0 END)`,
   prompt_tokens: 'SUM(prompt_tokens)',
   completion_tokens: 'SUM(completion_tokens)',
   cost_usd: 'SUM(cost_usd)',
-  latency_sum: "SUM(CASE WHEN status = 'success' THEN latency_ms ELSE 0 END)",
-  latency_count: "SUM(CASE WHEN status = 'success' THEN 1 ELSE 0 END)",
-  ttft_sum: "SUM(CASE WHEN status = 'success' AND ttft_ms IS NOT NULL THEN ttft_ms ELSE 0 END)",
-  ttft_count: "SUM(CASE WHEN status = 'success' AND ttft_ms IS NOT NULL THEN 1 ELSE 0 END)",
-  answered: "SUM(CASE WHEN status = 'success' AND answered = 1 THEN 1 ELSE 0 END)",
-  answer_checked: "SUM(CASE WHEN status = 'success' AND answered IS NOT NULL THEN 1 ELSE 0 END)",
+  latency_sum: `SUM(CASE WHEN ${CHAT} AND status = 'success' THEN latency_ms ELSE 0 END)`,
+  latency_count: `SUM(CASE WHEN ${CHAT} AND status = 'success' THEN 1 ELSE 0 END)`,
+  ttft_sum: `SUM(CASE WHEN ${CHAT} AND status = 'success' AND ttft_ms IS NOT NULL THEN ttft_ms ELSE 0 END)`,
+  ttft_count: `SUM(CASE WHEN ${CHAT} AND status = 'success' AND ttft_ms IS NOT NULL THEN 1 ELSE 0 END)`,
+  answered: `SUM(CASE WHEN ${CHAT} AND status = 'success' AND answered = 1 THEN 1 ELSE 0 END)`,
+  answer_checked: `SUM(CASE WHEN ${CHAT} AND status = 'success' AND answered IS NOT NULL THEN 1 ELSE 0 END)`,
 };
 
 export function measureSql(source: UsageSource, measure: Measure): string {

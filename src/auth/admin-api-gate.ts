@@ -6,10 +6,11 @@ import type { ErrorEnvelope } from '../shared/contracts/http';
 import { AuthedRequest, RequestAuthenticator } from './request-authenticator';
 
 /** Paths that always need an admin session, whatever their controllers say. */
-export const ADMIN_API_PATHS = /^\/api\/(knowledge|config|analytics)(\/|$)/;
+export const ADMIN_API_PATHS = /^\/api\/(knowledge|knowledge-gaps|conversations|config|analytics)(\/|$)/;
 
 /**
- * Express middleware in front of the router for /api/knowledge, /api/config and /api/analytics:
+ * Express middleware in front of the router for /api/knowledge, /api/knowledge-gaps,
+ * /api/conversations, /api/config and /api/analytics:
  * no valid session, no answer (401, even for paths that do not exist, so nothing about the admin
  * API leaks), and no cross-origin state change (403). A second line behind the global guard: a
  * route there cannot be made public by mistake.

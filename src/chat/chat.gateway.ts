@@ -16,6 +16,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HealthService } from '../health/health.service';
 import { isFinal, ReplyStreamService, type ReplyFrame } from '../conversations/reply-streams';
 import { VisitorIdentity, type Visitor } from '../conversations/visitor-identity';
+import { ChatLimitsService, SOCKET_LEASE_MS, type ReplySlot } from '../limits/chat-limits.service';
 import { ChatResumePayloadSchema } from '../shared/contracts/conversations';
 import { check } from '../shared/contracts/rules';
 import {
@@ -53,8 +54,11 @@ type ChatServer = Server<ClientToServerEvents, ServerToClientEvents>;
 /** Concurrent replies one socket may have streaming at once. */
 const MAX_ACTIVE_PER_SOCKET = 4;
 
-function errorPayload(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+function errorPayload(error: unknown): { code: string; message: string; retryAfter?: number } {
+  if (error instanceof AppError) {
+    const retryAfter = error.details?.retryAfterSeconds;
+    return { code: error.code, message: error.message, ...(typeof retryAfter === 'number' ? { retryAfter } : {}) };
+  }
   return { code: 'internal_error', message: 'Something went wrong on our side' };
 }
 
@@ -73,6 +77,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   @WebSocketServer() readonly server: ChatServer;
   private readonly logger = new Logger(ChatGateway.name);
   private healthTimer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly chat: ChatService,
@@ -81,9 +86,27 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     private readonly streams: ReplyStreamService,
     private readonly visitors: VisitorIdentity,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly limits: ChatLimitsService,
   ) {}
 
   afterInit(server: ChatServer): void {
+    // Sockets per client IP (every server together): over the limit, the connection is refused
+    // (connect_error with data {code: 'rate_limited', retryAfter}).
+    server.use((socket, next) => {
+      const ip = this.addresses.resolve(socket.request).ip;
+      this.limits.admitSocket(ip, socket.id).then(
+        () => next(),
+        (error: unknown) => {
+          const refusal = Object.assign(new Error(error instanceof AppError ? error.message : 'Connection refused'), { data: errorPayload(error) });
+          next(refusal);
+        },
+      );
+    });
+    // Each server keeps its open sockets' leases alive (a server that dies lets them expire).
+    this.leaseTimer = setInterval(() => {
+      for (const socket of server.sockets.sockets.values()) void this.limits.renewSocket((socket as ChatSocket).data.clientIp, socket.id).catch(() => undefined);
+    }, SOCKET_LEASE_MS / 3);
+    this.leaseTimer.unref();
     // A handshake without the visitor cookie gets one (browsers keep it for the page's next requests).
     server.engine.on('initial_headers', (headers: Record<string, string | string[]>, req) => this.visitors.onHandshake(headers, req));
     this.healthTimer = setInterval(() => void this.pushHealth(), this.config.healthIntervalMs);
@@ -92,6 +115,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   onModuleDestroy(): void {
     if (this.healthTimer) clearInterval(this.healthTimer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
   }
 
   handleConnection(socket: ChatSocket): void {
@@ -105,12 +129,14 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   handleDisconnect(socket: ChatSocket): void {
     for (const followed of socket.data.requests?.values() ?? []) followed.stop();
     socket.data.requests?.clear();
+    void this.limits.releaseSocket(socket.data.clientIp ?? this.addresses.resolve(socket.request).ip, socket.id).catch(() => undefined);
   }
 
   @SubscribeMessage('chat:send')
-  onSend(@ConnectedSocket() socket: ChatSocket, @MessageBody() payload: unknown): ChatSendAck {
-    let requestId: string;
+  async onSend(@ConnectedSocket() socket: ChatSocket, @MessageBody() payload: unknown): Promise<ChatSendAck> {
+    let requestId: string | undefined;
     let request: ChatRequest;
+    let slot: ReplySlot;
     try {
       this.chat.assertAccepting();
       const parsed = check(ChatSendPayloadSchema, payload);
@@ -122,11 +148,22 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       }
       request = toChatRequest(parsed.value);
       this.chat.admit(request);
+      // The chat rate limits (per socket, visitor, IP; concurrent replies per visitor).
+      slot = await this.limits.admitMessage({ channel: 'socket', ip: socket.data.clientIp, visitorKey: socket.data.visitor.key, socketId: socket.id });
     } catch (error) {
-      return { accepted: false, error: errorPayload(error) };
+      const body = errorPayload(error);
+      // Refused by a limit: also a chat:error for the request, with retryAfter (the chat page shows a countdown).
+      if (requestId !== undefined && body.code === 'rate_limited') socket.emit('chat:error', { requestId, ...body });
+      return { accepted: false, error: body };
     }
 
-    const started = this.chat.start(request, { requestId, channel: 'socket', visitor: socket.data.visitor });
+    let started: ReturnType<ChatService['start']>;
+    try {
+      started = this.chat.start(request, { requestId, channel: 'socket', visitor: socket.data.visitor, slot });
+    } catch (error) {
+      slot.release();
+      return { accepted: false, error: errorPayload(error) };
+    }
     // The frames carry the outcome (chat:done or chat:error).
     started.result.catch(() => undefined);
     void this.attach(socket, requestId, started.replyId, 0, true);

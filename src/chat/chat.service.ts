@@ -15,7 +15,9 @@ import { ConversationsService, type Turn, type TurnOutcome } from '../conversati
 import { ReplyStreamService, type ReplyProducer } from '../conversations/reply-streams';
 import type { Visitor } from '../conversations/visitor-identity';
 import { countMessageTokens, countTokens } from '../llm/token-counter';
-import { costUsd, DEFAULT_MODELS } from '../shared/catalog/providers';
+import { costUsd, DEFAULT_MODELS, priceFor } from '../shared/catalog/providers';
+import { BudgetService, estimatePromptTokens, worstCaseCost, type BudgetAdmission } from '../limits/budget.service';
+import type { ReplySlot } from '../limits/chat-limits.service';
 import { getVertical, KNOWLEDGE_VERTICAL_IDS } from '../shared/catalog/verticals';
 import type { ReplyData } from '../shared/contracts/chat';
 import type { ErrorCode } from '../shared/contracts/http';
@@ -23,6 +25,7 @@ import type { ChatRequest } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
 import { buildPrompt } from './prompt-builder';
 import { describeJurisdiction } from '../retrieval/jurisdiction';
+import { rewriteLanguageOf, rewriteQuestion, type RewriteResult } from '../retrieval/question-rewrite';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -35,6 +38,8 @@ export interface ChatRunOptions {
   channel: UsageChannel;
   /** Who asked: the reply is saved in their conversation, and only they can follow or stop it. */
   visitor: Visitor;
+  /** The visitor's concurrent-reply slot (ChatLimitsService), given back when the reply ends. */
+  slot?: ReplySlot;
 }
 
 /** A reply that has started: follow its frames by `replyId` (ReplyStreamService); `result` settles when it ends. */
@@ -92,6 +97,7 @@ export class ChatService implements BeforeApplicationShutdown {
     private readonly shutdown: ShutdownState,
     private readonly conversations: ConversationsService,
     private readonly streams: ReplyStreamService,
+    private readonly budgets: BudgetService,
   ) {}
 
   get activeCount(): number {
@@ -125,6 +131,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
     const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, () => stop('cancelled'));
     const result = this.execute(request, options, producer, stopped);
+    if (options.slot) void result.finally(() => options.slot?.release()).catch(() => undefined);
     const key = `${options.channel}:${replyId}`;
     this.running.set(key, { stop, done: result.catch(() => undefined) });
     void result.then(
@@ -148,18 +155,25 @@ export class ChatService implements BeforeApplicationShutdown {
       // independent: read them at the same time.
       const elsewhere = KNOWLEDGE_VERTICAL_IDS.filter((id) => id !== request.vertical && this.agents.isVerticalEnabled(id));
       const jurisdiction = request.vertical === 'legal' ? (request.jurisdiction ? { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } : null) : undefined;
-      const [opened, picked, retrieval] = await Promise.all([
+      // A cancel before the reply starts also stops a question rewrite under way.
+      const early = new AbortController();
+      void stopped.then(() => early.abort());
+      const [opened, found] = await Promise.all([
         this.conversations.openTurn(
           options.visitor,
           { vertical: request.vertical, jurisdiction: request.jurisdiction && { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } },
           { replyId: producer.replyId, requestId: options.requestId, channel: options.channel, language: request.language.code, question: request.query, claimedHistory: request.history },
         ),
-        this.agents.pick(request.vertical),
-        // A legal question reads its jurisdiction's items and general ones, never another jurisdiction's.
-        this.knowledge.retrieve(request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere, jurisdiction }),
+        this.agents.pick(request.vertical).then(async (picked) => {
+          // With an LLM agent, a question in another language than the knowledge is rewritten into it for the search.
+          const rewrite = await this.rewriteForSearch(request, picked ?? LOCAL_AGENT, options, early.signal);
+          // A legal question reads its jurisdiction's items and general ones, never another jurisdiction's.
+          const retrieval = await this.knowledge.retrieve(rewrite?.query ?? request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere, jurisdiction });
+          return { picked, retrieval, rewrite };
+        }),
       ]);
       turn = opened;
-      return await this.reply({ ...request, history: turn.history }, options, producer, stopped, turn, picked ?? LOCAL_AGENT, retrieval, startedAt, started);
+      return await this.reply({ ...request, history: turn.history }, options, producer, stopped, turn, found.picked ?? LOCAL_AGENT, found.retrieval, startedAt, started, found.rewrite);
     } catch (caught) {
       // The conversation, the agent or the knowledge could not be read: a 503 the caller can
       // retry, never a 500. The reply still ends (its stream gets the error frame).
@@ -180,6 +194,7 @@ export class ChatService implements BeforeApplicationShutdown {
     retrieval: Awaited<ReturnType<KnowledgeService['retrieve']>>,
     startedAt: number,
     started: number,
+    rewrite?: RewriteResult,
   ): Promise<ReplyData> {
     const provider = this.llm.providerFor(agent.connection);
     const model = agent.model;
@@ -191,6 +206,21 @@ export class ChatService implements BeforeApplicationShutdown {
     const suggestedVertical = suggested ? { id: suggested.id, name: suggested.name } : undefined;
     const generalOnlyFor = retrieval.generalOnly && request.jurisdiction ? describeJurisdiction(request.jurisdiction) : undefined;
     const messages = buildPrompt(agent, request, passages, { suggestedVertical, generalOnlyFor });
+
+    // Budgets (src/limits): a paid reply holds its worst-case cost before the call; at a hard cap
+    // it is refused (budget_exhausted, in the visitor's language) or answered offline.
+    let budget: BudgetAdmission | undefined;
+    if (agent.connection.provider !== 'local') {
+      budget = await this.budgets.admit({
+        agent,
+        vertical: request.vertical,
+        visitorKey: options.visitor.key,
+        language: request.language.code,
+        channel: options.channel,
+        worstCaseUsd: worstCaseCost(priceFor(agent.connection.provider, model), estimatePromptTokens(messages), agent.maxTokens),
+      });
+      if (budget.offline) return this.reply(request, options, producer, stopped, turn, LOCAL_AGENT, retrieval, startedAt, started);
+    }
 
     const upstream = new AbortController();
     let stopReason: StopReason | 'cancelled' | undefined;
@@ -238,17 +268,19 @@ export class ChatService implements BeforeApplicationShutdown {
       // What the visitor already got stays: a stopped reply keeps its text.
       coalescer.flush();
       const failure = this.describeFailure(error, stopReason);
-      await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, failure.error);
+      await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, budget, failure.error);
       this.finishFailed(turn, producer, failure.error, text, started, ttftMs, agent);
       throw failure.error;
     } finally {
       clearTimeout(chatTimer);
       clearTimeout(agentTimer);
     }
-    coalescer.flush();
+    // The last text goes out in its turn (at most one frame per interval), while the usage event is stored.
+    const drained = coalescer.drain();
 
     // Stored before the final frame (chat:done, the /interact reply): a reply the visitor got always has its usage event.
-    const event = await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success');
+    const event = await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success', budget);
+    await drained;
     const executionTime = Math.round(performance.now() - started);
     const data: ReplyData = {
       response: text,
@@ -260,7 +292,13 @@ export class ChatService implements BeforeApplicationShutdown {
       vertical: request.vertical,
       agentsInvolved: [agent.agentId],
       a2aCompliant: false,
-      optimization: { cacheHit: false, passages: passages.length, coalescedFrames: coalescer.frames },
+      optimization: {
+        cacheHit: false,
+        passages: passages.length,
+        coalescedFrames: coalescer.frames,
+        ...(rewrite ? { questionRewrite: { outcome: rewrite.outcome, ms: rewrite.ms } } : {}),
+        ...(retrieval.mode ? { retrieval: retrieval.mode } : {}),
+      },
       sources: retrieval.sources,
       answered: retrieval.answered,
       ...(suggested ? { suggestedVertical: suggested.id } : {}),
@@ -292,6 +330,53 @@ export class ChatService implements BeforeApplicationShutdown {
     }, STORE_WAIT_MS);
     producer.end({ kind: 'done', data });
     return data;
+  }
+
+  /**
+   * The question rewritten into the knowledge base's language for the search, by one short call
+   * to the agent's provider (REWRITE_TIMEOUT_MS at most), recorded as a usage event of kind
+   * 'rewrite' with its tokens, cost and time. Undefined when there is nothing to rewrite: the
+   * offline responder (or an agent that cannot be used) answers, or the question is already in
+   * the knowledge base's language. A failed or late rewrite leaves the question as asked.
+   */
+  private async rewriteForSearch(request: ChatRequest, agent: AgentDefinition, options: ChatRunOptions, signal: AbortSignal): Promise<RewriteResult | undefined> {
+    if (agent.connection.provider === 'local' || agent.unavailable) return undefined;
+    const fromLanguage = rewriteLanguageOf(request.query, request.language.code);
+    if (!fromLanguage) return undefined;
+    const startedAt = Date.now();
+    const result = await rewriteQuestion(this.llm.providerFor(agent.connection), request.query, {
+      model: agent.model,
+      fromLanguage,
+      timeoutMs: this.config.rewriteTimeoutMs,
+      signal,
+    });
+    if (result.outcome !== 'rewritten') this.logger.debug(`Question rewrite ${result.outcome} after ${result.ms} ms: searching the question as asked`);
+    // Its cost counts against the budgets (before the event is stored, like a reply's).
+    await this.budgets.addSpend(agent.agentId, request.vertical, costUsd(agent.connection.provider, agent.model, result.promptTokens, result.completionTokens));
+    if (this.agents.usageRecordingEnabled()) {
+      // Not awaited: the search goes on at once (the recorder stores it, or journals it).
+      void this.usage.record({
+        createdAt: startedAt,
+        requestId: options.requestId,
+        agentId: agent.agentId,
+        vertical: request.vertical,
+        provider: agent.connection.provider,
+        model: agent.model,
+        channel: options.channel,
+        kind: 'rewrite',
+        status: result.outcome === 'rewritten' ? 'success' : result.error?.code === 'cancelled' ? 'cancelled' : 'error',
+        errorCode: result.error?.code.slice(0, 40) ?? null,
+        errorMessage: result.error?.message.slice(0, 500) ?? null,
+        promptTokens: result.promptTokens,
+        completionTokens: result.completionTokens,
+        costUsd: costUsd(agent.connection.provider, agent.model, result.promptTokens, result.completionTokens),
+        latencyMs: result.ms,
+        ttftMs: null,
+        language: fromLanguage,
+        answered: null,
+      });
+    }
+    return result;
   }
 
   /** Ends a reply that failed or was stopped: its stream gets the error frame, its message what arrived (stored in the background). */
@@ -350,6 +435,7 @@ export class ChatService implements BeforeApplicationShutdown {
     usage: LlmUsage | undefined,
     answered: boolean,
     status: UsageStatus,
+    budget: BudgetAdmission | undefined,
     error?: AppError,
   ) {
     const anyOutput = text.length > 0 || usage !== undefined;
@@ -377,6 +463,9 @@ export class ChatService implements BeforeApplicationShutdown {
       // Answered from the knowledge base: a passage cleared the relevance floor.
       answered,
     };
+    // The reply's budget hold becomes what it cost (before the event is stored: a month's spend is
+    // read from the stored events once, and this one must not count twice).
+    await budget?.settle(event.costUsd, promptTokens + completionTokens);
     // Global setting Enable Analytics: when off, no usage events are recorded.
     if (this.agents.usageRecordingEnabled()) await this.usage.record(event);
     return event;

@@ -57,3 +57,42 @@ describe('FrameCoalescer', () => {
     expect(frames).toEqual(['x', 'y']);
   });
 });
+
+describe('FrameCoalescer.drain (end of a reply)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('sends the buffered tail one interval after the previous frame, never sooner, at any delta rate', async () => {
+    for (const gap of [0, 1, 2, 7, 20, 29, 31, 45]) {
+      let clock = 0;
+      const sent: { at: number; text: string }[] = [];
+      const c = new FrameCoalescer((text) => sent.push({ at: clock, text }), 30, () => clock);
+      const deltas = Array.from({ length: 40 }, (_, i) => `w${i} `);
+      for (const d of deltas) {
+        c.push(d);
+        clock += gap;
+        jest.advanceTimersByTime(gap);
+      }
+      let done = false;
+      void c.drain().then(() => (done = true));
+      while (!done) {
+        clock += 1;
+        jest.advanceTimersByTime(1);
+        await Promise.resolve();
+      }
+      expect(sent.map((f) => f.text).join('')).toBe(deltas.join(''));
+      expect(sent[0]).toEqual({ at: 0, text: 'w0 ' });
+      for (let i = 1; i < sent.length; i += 1) expect(sent[i].at - sent[i - 1].at).toBeGreaterThanOrEqual(30);
+    }
+  });
+
+  it('resolves at once with nothing buffered, and when the stream is discarded', async () => {
+    const c = new FrameCoalescer(() => undefined, 30, () => 0);
+    await c.drain();
+    c.push('a');
+    c.push('b');
+    const drained = c.drain();
+    c.discard();
+    await drained;
+  });
+});

@@ -9,6 +9,8 @@ import { ReplyStreamService } from '../conversations/reply-streams';
 import { VisitorIdentity } from '../conversations/visitor-identity';
 import { InteractRequestSchema, ReplyDataSchema, type ParsedInteractRequest, type ReplyData } from '../shared/contracts/chat';
 import { ChatStreamEventSchema } from '../shared/contracts/socket';
+import { clientAddressOf } from '../common/client-address';
+import { apiKeyOf, ChatLimitsService } from '../limits/chat-limits.service';
 import { toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
 
@@ -44,6 +46,7 @@ export class InteractController {
     private readonly chat: ChatService,
     private readonly streams: ReplyStreamService,
     private readonly visitors: VisitorIdentity,
+    private readonly limits: ChatLimitsService,
   ) {}
 
   @Post('interact')
@@ -55,21 +58,25 @@ export class InteractController {
     body: InteractRequestSchema,
     data: ReplyDataSchema,
     content: { 'text/event-stream': { schema: ChatStreamEventSchema, description: 'With Accept: text/event-stream: the reply as server-sent events.' } },
-    errors: [413, 415, 503],
+    errors: [413, 415, 429, 503],
   })
   async interact(@Body() body: ParsedInteractRequest, @Req() req: Request, @Res() res: Response): Promise<void> {
     const request = toChatRequest(body);
     this.chat.admit(request);
     const requestId = requestIdOf(req);
     const visitor = this.visitors.ensure(req, res);
-    if (!wantsEventStream(req)) {
-      const data = await this.chat.run(request, { requestId, channel: 'rest', visitor });
+    const sse = wantsEventStream(req);
+    // The chat rate limits (per IP, visitor and API key; concurrent replies per visitor): a 429
+    // with Retry-After, as JSON, before any event stream starts.
+    const slot = await this.limits.admitMessage({ channel: sse ? 'sse' : 'rest', ip: clientAddressOf(req).ip, visitorKey: visitor.key, apiKey: apiKeyOf(req.headers) });
+    if (!sse) {
+      const data = await this.chat.run(request, { requestId, channel: 'rest', visitor, slot });
       const body: { success: true; data: ReplyData } = { success: true, data };
       res.status(200).json(body);
       return;
     }
 
-    const started = this.chat.start(request, { requestId, channel: 'sse', visitor });
+    const started = this.chat.start(request, { requestId, channel: 'sse', visitor, slot });
     // The frames carry the outcome (chat:done or chat:error).
     started.result.catch(() => undefined);
     startEventStream(res);

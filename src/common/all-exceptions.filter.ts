@@ -18,12 +18,17 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /** Messages for errors raised below our code (body parser, router) that callers should see. */
-function describeLowLevel(error: { type?: string; status?: number }): string | undefined {
+function describeLowLevel(error: { type?: string; status?: number; limit?: unknown; length?: unknown }): string | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
       return 'The request body is not valid JSON.';
-    case 'entity.too.large':
-      return 'The request body is too large.';
+    case 'entity.too.large': {
+      const mb = (bytes: unknown) => (typeof bytes === 'number' && Number.isFinite(bytes) ? `${Math.ceil(bytes / 1048576)} MB` : undefined);
+      const limit = mb(error.limit);
+      const length = mb(error.length);
+      if (!limit) return 'The request body is too large.';
+      return `The request body is too large${length ? ` (${length})` : ''}: at most ${limit} can be sent at once.`;
+    }
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return 'The request body uses an unsupported encoding.';
@@ -45,6 +50,12 @@ function isUnstorableText(exception: unknown): boolean {
   return typeof code === 'string' && UNSTORABLE_TEXT.has(code);
 }
 
+/** Seconds to wait that an AppError carries (`details.retryAfterSeconds`): the Retry-After header and `error.retryAfter`. */
+export function retryAfterOf(exception: unknown): number | undefined {
+  const seconds = exception instanceof AppError ? exception.details?.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : undefined;
+}
+
 /**
  * Turns every error into the envelope of DESIGN.md section 5. A 500 is logged with its request
  * id and answered with a generic message: no stack, no SQL, no internals.
@@ -60,6 +71,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const requestId = requestIdOf(req);
     const { status, code, message } = this.classify(exception);
+    const retryAfter = retryAfterOf(exception);
     if (code === 'database_unavailable') {
       // One line per request while the database is down (no stack: it says nothing more).
       this.logger.warn(`${req.method} ${req.path} failed [${requestId}]: database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
@@ -73,7 +85,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    const body: ErrorEnvelope = { success: false, error: { code, message }, requestId };
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    const body: ErrorEnvelope = { success: false, error: { code, message, ...(retryAfter !== undefined ? { retryAfter } : {}) }, requestId };
     res.status(status).json(body);
   }
 

@@ -20,6 +20,10 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** The visitor's tokens for today are spent (Retry-After: until 00:00 UTC). */
+  quota_exhausted: 429,
+  /** A monthly budget's hard cap is reached and its cap behaviour is "refuse". */
+  budget_exhausted: 503,
   provider_error: 502,
   provider_rate_limited: 503,
   provider_timeout: 504,

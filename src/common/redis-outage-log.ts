@@ -73,9 +73,10 @@ export class RedisOutageLog {
     else this.other(source, error);
   }
 
-  /** A command that failed: quiet while Redis is known to be down, otherwise logged (at most once a minute per message). */
+  /** A command that failed: quiet when the connection failed (the outage is announced once), otherwise logged (at most once a minute per message). */
   commandFailed(source: string, error: unknown): void {
-    if (this.down.size > 0 && isRedisConnectionError(error)) {
+    // A connection error before the outage is known: the connection's own error event announces it.
+    if (isRedisConnectionError(error)) {
       this.quiet += 1;
       return;
     }

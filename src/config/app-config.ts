@@ -36,6 +36,10 @@ export interface AppConfig {
   chatTimeoutMs: number;
   /** Per-agent upstream timeout (ms) for the environment-defined agents. */
   agentTimeoutMs: number;
+  /** Longest a question rewrite (into the knowledge base's language) may take before the search goes on without it. */
+  rewriteTimeoutMs: number;
+  /** Longest an embedding call for a question may take before the search falls back to BM25 alone. */
+  embeddingTimeoutMs: number;
   corsOrigins: string[];
   /**
    * Peers whose forwarding headers (X-Forwarded-For, -Host, -Proto) are believed: IPs, CIDRs, or
@@ -210,6 +214,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     healthIntervalMs: r.int('HEALTH_INTERVAL_MS', 30000, 100, 3_600_000),
     chatTimeoutMs: r.int('CHAT_TIMEOUT_MS', 130000, 1000, 3_600_000),
     agentTimeoutMs: r.int('AGENT_TIMEOUT_MS', 30000, 100, 3_600_000),
+    rewriteTimeoutMs: r.int('REWRITE_TIMEOUT_MS', 3000, 50, 60_000),
+    embeddingTimeoutMs: r.int('EMBEDDING_TIMEOUT_MS', 1500, 50, 60_000),
     corsOrigins,
     trustProxy,
     shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 25000, 0, 600_000),

@@ -2,7 +2,8 @@
  * Retention: visitors' conversations are deleted `conversationRetentionDays` (global setting,
  * default 90) after their last message, by a daily job on the job port (BullMQ with REDIS_URL, so
  * one server runs each day's purge; in process otherwise). Deleting a conversation deletes its
- * messages (and their search index entries). A first purge runs a minute after start, so a
+ * messages (and their search index entries); knowledge gaps last asked before then go too, and the
+ * wording of gap questions asked before then. A first purge runs a minute after start, so a
  * server that was down on the day does not keep old conversations for another day.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
@@ -13,6 +14,7 @@ import { queuedWrite } from '../database/write-queue';
 import { describeError } from '../jobs/in-process-job-queue';
 import { JOB_QUEUE, JobQueue } from '../jobs/job-queue';
 import { ConversationsClock } from './conversations-clock';
+import { KnowledgeGapsService } from './knowledge-gaps.service';
 
 export const PURGE_JOB = 'conversations-purge';
 export const PURGE_EVERY_MS = 24 * 3_600_000;
@@ -30,6 +32,7 @@ export class ConversationRetentionService implements OnModuleInit, OnApplication
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly agents: AgentRegistryService,
     private readonly clock: ConversationsClock,
+    private readonly gaps: KnowledgeGapsService,
   ) {}
 
   onModuleInit(): void {
@@ -63,7 +66,9 @@ export class ConversationRetentionService implements OnModuleInit, OnApplication
       total += deleted;
       if (deleted < PURGE_BATCH) break;
     }
-    if (total > 0) this.logger.log(`Deleted ${total} conversations older than ${days} days`);
+    // Knowledge gaps keep visitors' wording: theirs ends with the same retention.
+    const gaps = await this.gaps.purge(before);
+    if (total > 0 || gaps > 0) this.logger.log(`Deleted ${total} conversations and ${gaps} knowledge gaps older than ${days} days`);
     return total;
   }
 }

@@ -17,7 +17,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { changedRows, portableSql } from '../database/sql';
+import { changedRows, portableSql, readQuery } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
 import type { ReplyData } from '../shared/contracts/chat';
@@ -92,6 +92,18 @@ export interface TurnOutcome {
   error?: { code: string; message: string };
 }
 
+/** A vote on a stored reply, with the question it answered. */
+export interface StoredVote {
+  replyId: string;
+  conversationId: string;
+  vertical: string;
+  question: string;
+  /** When the question was asked (epoch ms). */
+  askedAt: number;
+  vote: 'up' | 'down' | null;
+  previous: 'up' | 'down' | null;
+}
+
 interface ConversationRow {
   id: string;
   vertical: string;
@@ -152,6 +164,7 @@ export class ConversationsService implements OnApplicationShutdown {
   /** Turns of this server not yet fully written, by reply id (New chat and delete reach them). */
   private readonly turns = new Map<string, Turn>();
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
+  private readonly voteListeners = new Set<(vote: StoredVote) => void>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -179,6 +192,57 @@ export class ConversationsService implements OnApplicationShutdown {
     return () => this.writtenListeners.delete(listener);
   }
 
+  /** Called after a visitor's vote on a stored reply is stored (knowledge gaps hook in here). */
+  onVote(listener: (vote: StoredVote) => void): () => void {
+    this.voteListeners.add(listener);
+    return () => this.voteListeners.delete(listener);
+  }
+
+  /**
+   * The visitor's vote on a reply, kept on its message and in its conversation's counters (the
+   * console's feedback filter; the chat page shows it again after a reload). Queued behind this
+   * server's pending writes of the reply itself. A reply that is in no conversation (deleted)
+   * changes nothing.
+   */
+  async recordVote(replyId: string, vote: 'up' | 'down' | null): Promise<void> {
+    let stored: StoredVote | undefined;
+    await this.writer.enqueue({
+      run: async (m) => {
+        stored = undefined;
+        const sql = (text: string) => this.sql(text);
+        const rows: { conversation_id: string; feedback: 'up' | 'down' | null; seq: string | number; created_at: string | number; vertical: string }[] = await m.query(
+          sql(`SELECT m.conversation_id, m.feedback, m.seq, m.created_at, c.vertical
+                 FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+                WHERE m.id = $1 AND m.role = 'agent'`),
+          [replyId],
+        );
+        const reply = rows[0];
+        if (!reply) return;
+        const previous = reply.feedback;
+        if (previous !== vote) {
+          const delta = (which: 'up' | 'down') => (vote === which ? 1 : 0) - (previous === which ? 1 : 0);
+          await m.query(sql('UPDATE conversation_messages SET feedback = $2 WHERE id = $1'), [replyId, vote]);
+          await m.query(sql('UPDATE conversations SET up_votes = up_votes + $2, down_votes = down_votes + $3 WHERE id = $1'), [reply.conversation_id, delta('up'), delta('down')]);
+        }
+        const question: { content: string }[] = await m.query(
+          sql(`SELECT content FROM conversation_messages WHERE conversation_id = $1 AND role = 'user' AND seq < $2 ORDER BY seq DESC LIMIT 1`),
+          [reply.conversation_id, reply.seq],
+        );
+        stored = {
+          replyId,
+          conversationId: reply.conversation_id,
+          vertical: reply.vertical,
+          question: question[0]?.content ?? '',
+          askedAt: Number(reply.created_at),
+          vote,
+          previous,
+        };
+      },
+    });
+    if (!stored) return;
+    for (const listener of this.voteListeners) listener(stored);
+  }
+
   // --- the chat pipeline ------------------------------------------------------------------------
 
   /**
@@ -192,7 +256,8 @@ export class ConversationsService implements OnApplicationShutdown {
     ids: { replyId: string; requestId: string; channel: string; language: string; question: string; claimedHistory: HistoryEntry[] },
   ): Promise<Turn> {
     const key = scopeOf(scope);
-    const rows: { cid: string; id: string | null; role: 'user' | 'agent' | null; content: string | null; status: string | null }[] = await this.dataSource.query(
+    const rows: { cid: string; id: string | null; role: 'user' | 'agent' | null; content: string | null; status: string | null }[] = await readQuery(
+      this.dataSource,
       this.sql(`SELECT c.id AS cid, m.id, m.role, m.content, m.status
                   FROM conversations c LEFT JOIN conversation_messages m ON m.conversation_id = c.id
                  WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL
@@ -355,6 +420,19 @@ export class ConversationsService implements OnApplicationShutdown {
       this.sql('UPDATE conversations SET unanswered_count = unanswered_count + $2, updated_at = $3 WHERE id = $1'),
       [turn.conversationId, outcome.status === 'complete' && outcome.answered === false ? 1 : 0, at],
     );
+  }
+
+  /**
+   * Conversations with a message between `from` and `to` (epoch ms) and their messages, all of
+   * them (Analytics: conversations and messages per conversation). Reads the conversations' own
+   * counters through the updated_at index.
+   */
+  async activity(from: number, to: number): Promise<{ conversations: number; messages: number }> {
+    const rows: { n: string | number; messages: string | number | null }[] = await this.dataSource.query(
+      this.sql('SELECT COUNT(*) AS n, SUM(message_count) AS messages FROM conversations WHERE updated_at >= $1 AND updated_at <= $2'),
+      [from, to],
+    );
+    return { conversations: Number(rows[0]?.n ?? 0), messages: Number(rows[0]?.messages ?? 0) };
   }
 
   // --- the visitor ------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import { Redis } from 'ioredis';
 import { closeRedis } from '../common/redis-close';
 import type { ReplyData } from '../shared/contracts/chat';
 import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot } from './reply-streams';
+import { isRedisConnectionError, RedisOutageLog } from '../common/redis-outage-log';
 
 /** XREAD blocks at most this long per round (followers added meanwhile wake it at once). */
 const BLOCK_MS = 5000;
@@ -109,6 +110,7 @@ export class RedisReplyStreams {
   private closed = false;
   private heartbeat: NodeJS.Timeout | undefined;
   private lastWarning = 0;
+  private readonly outage: RedisOutageLog;
 
   constructor(
     url: string,
@@ -120,7 +122,9 @@ export class RedisReplyStreams {
     this.blocker = new Redis(url, { ...common, maxRetriesPerRequest: null });
     this.sub = new Redis(url, { ...common, maxRetriesPerRequest: null });
     this.control = `${prefix}:replies:control`;
-    for (const client of [this.cmd, this.blocker, this.sub]) client.on('error', (e: Error) => this.warn(`Redis: ${e.message}`));
+    // Connection errors go to the process's one outage log (a line when Redis goes and comes back).
+    this.outage = RedisOutageLog.for(url);
+    for (const client of [this.cmd, this.blocker, this.sub]) this.outage.watch(client, 'reply streams');
     this.blocker.on('ready', () => {
       this.blocker.client('ID').then(
         (id) => (this.blockerId = Number(id)),
@@ -271,7 +275,8 @@ export class RedisReplyStreams {
       if (this.broken.has(replyId)) return;
       this.broken.add(replyId);
       setTimeout(() => this.broken.delete(replyId), this.options.runningTtlMs).unref();
-      this.warn(`A reply stream could not be written to Redis; it can only be followed on this server: ${error.message}`);
+      if (isRedisConnectionError(error)) this.outage.commandFailed('reply streams', error);
+      else this.warn(`A reply stream could not be written to Redis; it can only be followed on this server: ${error.message}`);
       this.cmd.del(this.key(replyId)).catch(() => undefined);
     });
   }

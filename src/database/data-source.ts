@@ -14,6 +14,7 @@ import { Client } from 'pg';
 import * as sqlite3 from 'sqlite3';
 import type { AppConfig } from '../config/app-config';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
+import { attachSqliteReaders } from './sqlite-readers';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -96,12 +97,39 @@ export async function initializeDataSource(dataSource: DataSource): Promise<Data
       // chunks: 1.0-1.2 ms -> 0.7 ms per chunk inserted (search reads were not measurably faster).
       await dataSource.query('PRAGMA cache_size = -65536');
     }
-    await dataSource.runMigrations({ transaction: 'each' });
+    await runMigrationsExclusively(dataSource);
+    // Reads on connections of their own, so that they never wait behind a write (sqlite-readers.ts).
+    if (dialectOf(dataSource) === 'sqlite') await attachSqliteReaders(dataSource);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw error;
   }
   return dataSource;
+}
+
+/**
+ * Runs the pending migrations. On Postgres, servers starting at the same time on a new schema
+ * (`docker compose up --scale app=3`) would each find the migrations pending and all but one fail
+ * ("duplicate key value violates unique constraint"): a session advisory lock per schema makes
+ * them take turns, and the later ones find nothing left to do.
+ */
+async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+  if (dialectOf(dataSource) !== 'postgres') {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query("SELECT pg_advisory_lock(hashtext('support-assistant:migrations:' || current_schema()))");
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query("SELECT pg_advisory_unlock(hashtext('support-assistant:migrations:' || current_schema()))").catch(() => undefined);
+    }
+  } finally {
+    await runner.release();
+  }
 }
 
 /** A migrated DataSource with every entity, outside Nest (admin CLI, benchmarks, unit specs). */

@@ -19,3 +19,16 @@ export async function changedRows(dataSource: DataSource, sql: string, parameter
     await runner.release();
   }
 }
+
+/**
+ * A raw SELECT that never waits behind a write: on SQLite it runs on a read-only connection
+ * (sqlite-readers.ts) and sees what was committed when it started; on Postgres on the pool.
+ */
+export async function readQuery<T = any>(dataSource: DataSource, sql: string, parameters?: unknown[]): Promise<T> {
+  const runner = dataSource.createQueryRunner('slave');
+  try {
+    return await dataSource.query(sql, parameters, runner);
+  } finally {
+    await runner.release();
+  }
+}

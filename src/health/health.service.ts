@@ -3,8 +3,9 @@ import { DataSource } from 'typeorm';
 import { AgentRegistryService } from '../agents/agent-registry.service';
 import { ShutdownState } from '../common/shutdown-state';
 import { dialectOf } from '../database/data-source';
-import { portableSql } from '../database/sql';
+import { portableSql, readQuery } from '../database/sql';
 import { JOB_QUEUE, JobQueue } from '../jobs/job-queue';
+import { EmbeddingsService } from '../retrieval/embeddings/embeddings.service';
 import type { AgentHealth, AgentsHealthResponse, HealthResponse, HealthStatus } from '../shared/contracts/http';
 import type { HealthPush } from '../shared/contracts/socket';
 
@@ -38,6 +39,7 @@ export class HealthService {
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly agents: AgentRegistryService,
     private readonly shutdown: ShutdownState,
+    private readonly embeddings: EmbeddingsService,
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -53,18 +55,20 @@ export class HealthService {
       };
     }
     const [database, queue] = await Promise.all([
-      withTimeout(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS).then(
+      withTimeout(readQuery(this.dataSource, 'SELECT 1'), CHECK_TIMEOUT_MS).then(
         () => true,
         () => false,
       ),
       withTimeout(this.jobs.isHealthy(), CHECK_TIMEOUT_MS).catch(() => false),
     ]);
-    const status: HealthStatus = !database ? 'unhealthy' : queue ? 'healthy' : 'degraded';
+    const embeddings = this.embeddings.health();
+    const status: HealthStatus = !database ? 'unhealthy' : queue && !embeddings.degraded ? 'healthy' : 'degraded';
     return {
       ok: database,
       status,
       database: { ok: database, driver: dialectOf(this.dataSource) },
       queue: { ok: queue, kind: this.jobs.kind },
+      embeddings: { status: !embeddings.enabled ? 'off' : embeddings.degraded ? 'degraded' : 'ok' },
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
       version: VERSION,
     };

@@ -270,8 +270,11 @@ export interface TopKOptions extends ScoringScope {
   limit: number;
   /** Only chunks of this vertical code (-1: all). */
   code: number;
-  /** Chunk ids never ranked (e.g. another jurisdiction's legal chunks); scored as if absent. */
-  exclude?: ReadonlySet<number>;
+  /**
+   * Chunk ids never ranked (e.g. another jurisdiction's legal chunks); scored as if absent.
+   * Consulted when ranking, after the postings were read (a live set may still grow meanwhile).
+   */
+  exclude?: ChunkIdSet;
 }
 
 export interface TopKHit {
@@ -299,6 +302,12 @@ const BOUND_SLACK = 1 + 1e-9;
  * Everything per search lives in typed arrays: the scoring loop allocates nothing, so searches
  * leave little garbage behind (a comparator sort of the blocks alone made ~95 KB per search).
  */
+/** What topK needs of a set of chunk ids (a Set, or a view over several). */
+export interface ChunkIdSet {
+  readonly size: number;
+  has(id: number): boolean;
+}
+
 export function topK(terms: ScoringTerm[], options: TopKOptions): TopKHit[] {
   const limit = Math.max(1, Math.floor(options.limit));
   const m = terms.length;
@@ -801,7 +810,7 @@ export interface StemmedQuery {
 export interface PostingsSearchOptions {
   vertical?: string;
   /** Chunk ids left out of the ranking (TopKOptions.exclude). */
-  exclude?: ReadonlySet<number>;
+  exclude?: ChunkIdSet;
   limit: number;
   /** Fetch the winners' text (else ChunkRow.text is ''). */
   withText: boolean;
@@ -1103,6 +1112,9 @@ export class CacheWarmer {
   private rehearsed = false;
   /** The statistics the last batch was read under. */
   private lastStats: VerticalStats[] | undefined;
+  /** Callers holding warm-ups back (hold), and whether one was asked for meanwhile. */
+  private holds = 0;
+  private heldBack = false;
 
   constructor(
     private readonly reader: PostingsReader,
@@ -1130,9 +1142,32 @@ export class CacheWarmer {
     return run;
   }
 
+  /**
+   * No warm-up until the returned function is called (each caller's): while a large item is
+   * written in slices, each slice would empty the cache again, and a warm-up per slice (reading
+   * hundreds of terms, re-sampling chunks as their number grows) only took CPU from the chats.
+   */
+  hold(): () => void {
+    this.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+      if (this.holds === 0 && this.heldBack) {
+        this.heldBack = false;
+        this.schedule();
+      }
+    };
+  }
+
   /** Warms soon (once writes pause), in the background; failures go to onError. */
   schedule(): void {
     if (this.stopped) return;
+    if (this.holds > 0) {
+      this.heldBack = true;
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;

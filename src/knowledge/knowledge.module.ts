@@ -8,6 +8,7 @@ import { KnowledgeItem } from './knowledge-item.entity';
 import { KnowledgeSeeder } from './knowledge-seeder.service';
 import { KnowledgeController } from './knowledge.controller';
 import { KnowledgeService } from './knowledge.service';
+import { PublicKnowledgeController } from './public-knowledge.controller';
 
 /**
  * The knowledge base: KnowledgeService (CRUD + retrieval) for the admin API and the chat pipeline,
@@ -17,7 +18,7 @@ import { KnowledgeService } from './knowledge.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([KnowledgeItem, KnowledgeChunk, KnowledgeAttachment, Setting]), AdminEventsModule],
-  controllers: [KnowledgeController],
+  controllers: [KnowledgeController, PublicKnowledgeController],
   providers: [KnowledgeService, KnowledgeSeeder],
   exports: [KnowledgeService],
 })

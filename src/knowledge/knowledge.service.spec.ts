@@ -651,7 +651,8 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       await expectIndexConsistent();
       expect(await other.search('helmet')).toEqual([]);
       if (dialect === 'postgres') {
-        await db.dataSource.query('TRUNCATE knowledge_chunks');
+        // CASCADE: chunk embeddings (knowledge_chunk_embeddings) reference the chunks.
+        await db.dataSource.query('TRUNCATE knowledge_chunks CASCADE');
         await expectIndexConsistent();
         expect(await other.search('tyre')).toEqual([]);
       }

@@ -19,6 +19,7 @@ import {
   WarmReport,
 } from './bm25';
 import type { ScoredSearch, SearchOptions } from './search-index';
+import { readQuery } from '../database/sql';
 
 /** Memory for what searches read (postings, 5 bytes each, their impacts, and chunk records). */
 const CACHE_BYTES = 64 * 1024 * 1024;
@@ -54,6 +55,10 @@ export abstract class PostingsSearchIndex {
     this.warmer.schedule();
   }
 
+  holdWarming(): () => void {
+    return this.warmer.hold();
+  }
+
   close(): Promise<void> {
     return this.warmer.stop();
   }
@@ -81,11 +86,11 @@ export abstract class PostingsSearchIndex {
 
   /** Title and text of up to `size` random chunks. */
   private async sampleChunks(size: number): Promise<string[]> {
-    const [range] = await this.dataSource.query('SELECT min(id) AS lo, max(id) AS hi FROM knowledge_chunks');
+    const [range] = await readQuery(this.dataSource, 'SELECT min(id) AS lo, max(id) AS hi FROM knowledge_chunks');
     const ids = sampleIds(Number(range?.lo), Number(range?.hi), size);
     if (ids.length === 0) return [];
     // Integers from sampleIds, inlined (the same SQL on both dialects).
-    const rows: { title: string; text: string }[] = await this.dataSource.query(`SELECT title, text FROM knowledge_chunks WHERE id IN (${ids.join(', ')})`);
+    const rows: { title: string; text: string }[] = await readQuery(this.dataSource, `SELECT title, text FROM knowledge_chunks WHERE id IN (${ids.join(', ')})`);
     return rows.map((row) => `${row.title} ${row.text}`);
   }
 }

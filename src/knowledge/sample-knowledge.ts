@@ -137,7 +137,7 @@ General information only, not legal advice. Consumer protection laws generally r
 
 In the EU and UK, for example, you have a right to reject faulty goods for a full refund within a short period after purchase (30 days in the UK), and sellers are responsible for defects that appear within two years. In the US, implied warranties under state law and the federal Magnuson-Moss Warranty Act play a similar role.
 
-Keep your receipt and report the fault to the seller in writing. If the seller will not help, consumer protection agencies, alternative dispute resolution schemes or small claims courts may. A lawyer can advise on your particular case.
+Keep your receipt and report the fault to the seller in writing. If the seller will not help, consumer protection agencies, alternative dispute resolution schemes or small claims courts may help. A lawyer can advise on your particular case.
 `),
 
   // ---------------------------------------------------------------- sales

@@ -7,7 +7,7 @@
  * never across dialects.
  */
 import type { DataSource } from 'typeorm';
-import type { WarmReport } from './bm25';
+import type { ChunkIdSet, WarmReport } from './bm25';
 import { PostgresSearchIndex } from './postgres-search-index';
 import { SqliteSearchIndex } from './sqlite-search-index';
 
@@ -17,7 +17,7 @@ export interface SearchOptions {
   /** Only chunks of this vertical. */
   vertical?: string;
   /** Chunks never returned, whatever they score (another jurisdiction's legal chunks). */
-  exclude?: ReadonlySet<number>;
+  exclude?: ChunkIdSet;
   /** Most chunks to return (best first). */
   limit: number;
   /** false: ScoredChunk.text is '' (a caller that reads the text of a few chunks only). */
@@ -77,6 +77,8 @@ export interface KnowledgeSearchIndex {
   warm(): Promise<WarmReport>;
   /** Warms soon, in the background, once writes pause (called after every write). */
   scheduleWarm(): void;
+  /** No background warm-up until the returned function is called (a write in many slices). */
+  holdWarming(): () => void;
   /** Stops background warming and waits for a warm-up under way (before the database closes). */
   close(): Promise<void>;
 }

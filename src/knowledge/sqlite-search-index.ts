@@ -12,6 +12,7 @@ import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from '../retrieval/query-terms';
 import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, StemmedQuery } from './bm25';
 import { PostingsSearchIndex } from './postings-search-index';
+import { readQuery } from '../database/sql';
 import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index';
 /** Chunk ids per IN list of the final fetch. */
 const MAX_IN_LIST = 500;
@@ -52,7 +53,7 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
     if (blockList.length > 0) {
       sql += ` UNION ALL SELECT 2, NULL, block, NULL, NULL, NULL, data FROM knowledge_search_chunks WHERE block IN (${blockList.join(', ')})`;
     }
-    const rows: IndexReadRow[] = await this.dataSource.query(sql, termList);
+    const rows: IndexReadRow[] = await readQuery(this.dataSource, sql, termList);
     return indexReadOf(rows, (data) => (Buffer.isBuffer(data) ? data : Buffer.from(String(data), 'latin1')));
   }
 
@@ -63,9 +64,9 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
     for (let i = 0; i < list.length; i += MAX_IN_LIST) {
       const slice = list.slice(i, i + MAX_IN_LIST);
       const last = i + MAX_IN_LIST >= list.length;
-      rows.push(...(await this.dataSource.query(`${last ? `${STATS_ROWS} UNION ALL ` : ''}${chunkRows(slice, withText)}`)));
+      rows.push(...(await readQuery<ChunkFetchRow[]>(this.dataSource, `${last ? `${STATS_ROWS} UNION ALL ` : ''}${chunkRows(slice, withText)}`)));
     }
-    if (list.length === 0) rows.push(...(await this.dataSource.query(STATS_ROWS)));
+    if (list.length === 0) rows.push(...(await readQuery<ChunkFetchRow[]>(this.dataSource, STATS_ROWS)));
     return chunkFetchOf(rows);
   }
 }

@@ -9,22 +9,13 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-server';
 import { distributed, startTestApp, uniqueSchema, type TestApp } from '../support/test-app';
+import { signedInContext } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 
 const ADMIN = { email: 'analytics-browser@example.com', password: 'analytics browser password' };
-const COOKIE = 'sa_admin_session';
-
-async function signedInCookie(t: TestApp): Promise<string> {
-  const res = await request(t.url).post('/api/auth/login-password').send(ADMIN).expect(200);
-  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${COOKIE}=`));
-  if (!header) throw new Error('no session cookie');
-  return header.split(';')[0].slice(COOKIE.length + 1);
-}
-
 /** Opens /admin signed in (the session cookie set in the browser) and switches to the Analytics tab. */
 async function openAnalytics(browser: Browser, t: TestApp): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  await context.addCookies([{ name: COOKIE, value: await signedInCookie(t), url: t.url, httpOnly: true, sameSite: 'Strict' }]);
+  const context = await signedInContext(browser, t, ADMIN, { width: 1280, height: 1000 });
   const page = await context.newPage();
   await page.goto(`${t.url}/admin`);
   await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor({ timeout: 15000 });
@@ -130,6 +121,16 @@ describeBrowser('the Analytics tab in Chromium', () => {
       const row = admin.getByRole('table', { name: 'Agent Performance' }).getByRole('row', { name: /Employee Support Agent/ });
       await row.getByText('0.0% (1 vote)').waitFor({ timeout: 10000 });
       await screenshot(admin, 'analytics-4-helpful-rate');
+      // On a phone (390 px) the row stacks into label/value lines: the figures are on screen, not only the name.
+      await admin.setViewportSize({ width: 390, height: 844 });
+      await row.scrollIntoViewIfNeeded();
+      const helpful = row.getByText('0.0% (1 vote)');
+      const box = await helpful.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      expect(await row.locator('td[data-label="Requests"]').isVisible()).toBe(true);
+      await screenshot(admin, 'analytics-5-phone-agent-table', { fullPage: false });
       await admin.context().close();
     } finally {
       await context.close();

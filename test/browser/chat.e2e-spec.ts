@@ -11,7 +11,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { portOf, startAppOnPort, type RestartedApp } from './support/app-on-port';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 
-const OFFLINE_BANNER = 'System offline. Please check connection.';
+/** The banner while the connection is down: it says what happens, and does not blame the visitor. */
+const OFFLINE_BANNER = 'Reconnecting…';
 
 /** A question per vertical that the sample knowledge base answers (so the reply cites sources). */
 const QUESTIONS: Record<string, string> = {
@@ -238,7 +239,8 @@ describeBrowser('chat page in Chromium', () => {
       const narrow = await openChat(browser, t.url, 375, 812);
       await ask(narrow, 'How long does standard shipping take?');
       await finishedReply(narrow);
-      expect((await narrow.locator('.chat-panel').boundingBox())?.height).toBe(600);
+      // 600 px (product-spec) at the least; a tall phone gives the conversation its height (issue 17).
+      expect((await narrow.locator('.chat-panel').boundingBox())?.height).toBeGreaterThanOrEqual(600);
       await screenshot(narrow, 'chat-375');
       expect(await horizontalOverflow(narrow)).toBeLessThanOrEqual(0);
       await narrow.getByRole('tab', { name: /Legal Advisor/ }).click();
@@ -307,7 +309,7 @@ describeBrowser('chat page in Chromium', () => {
   });
 
   describe('connection state', () => {
-    it('shows the offline banner within the health interval after the server stops, and clears it when it is back', async () => {
+    it("shows 'Reconnecting…' within the health interval after the server stops; the visitor keeps typing, and the message sent meanwhile goes out when the server is back", async () => {
       const healthIntervalMs = 500;
       const first = await startTestApp({ healthIntervalMs });
       let second: RestartedApp | undefined;
@@ -319,18 +321,22 @@ describeBrowser('chat page in Chromium', () => {
 
         const port = portOf(first.url);
         await first.close({ keepData: true });
-        const banner = page.getByRole('alert').filter({ hasText: OFFLINE_BANNER });
-        await banner.waitFor({ timeout: healthIntervalMs });
-        expect(await input.isDisabled()).toBe(true);
-        expect(await input.getAttribute('placeholder')).toBe('System offline...');
+        const banner = page.locator('.offline-banner').filter({ hasText: OFFLINE_BANNER });
+        await banner.waitFor({ timeout: healthIntervalMs * 4 });
+        expect(await input.isEnabled()).toBe(true);
+        // Typed and sent while the server is away: kept, and said so.
+        await ask(page, QUESTIONS['customer-service']);
+        await page.getByText('Your message will be sent when the connection is back.').waitFor();
+        expect(await input.inputValue()).toBe(QUESTIONS['customer-service']);
         await screenshot(page, 'chat-offline-1280');
 
         second = await startAppOnPort(first.config, port);
         await banner.waitFor({ state: 'detached', timeout: 10000 });
         await waitOnline(page);
-        expect(await input.isEnabled()).toBe(true);
-        await ask(page, QUESTIONS['customer-service']);
+        // The draft went out by itself: the question is in the conversation and answered.
+        await page.locator('.message-user').filter({ hasText: QUESTIONS['customer-service'] }).waitFor({ timeout: 10000 });
         expect((await finishedReply(page)).sources.length).toBeGreaterThan(0);
+        expect(await input.inputValue()).toBe('');
         await page.close();
       } finally {
         if (second) await second.close();

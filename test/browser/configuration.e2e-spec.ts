@@ -79,7 +79,7 @@ describeBrowser('Configuration tab in the browser', () => {
   });
 
   it('switching HR off in the settings makes the server refuse HR chats and the public settings show it disabled', async () => {
-    await page.getByRole('switch', { name: 'Enable HR Support' }).click();
+    await page.getByRole('switch', { name: 'Enable Employee Support' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Settings saved.').waitFor();
     await screenshot(page, 'configuration-tab');

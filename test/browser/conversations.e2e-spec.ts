@@ -22,7 +22,8 @@ async function openChat(browser: Browser, url: string): Promise<Page> {
 }
 
 async function ask(page: Page, question: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Your message' });
+  // The message box, whatever the interface language.
+  const input = page.locator('.composer textarea');
   await input.fill(question);
   await input.press('Enter');
 }
@@ -34,6 +35,13 @@ async function finishedReplyText(page: Page, timeout = 20000): Promise<string> {
   await reply.locator('.message-time').waitFor({ timeout });
   return (await reply.locator('.message-content').textContent()) ?? '';
 }
+
+/** The Spanish interface's texts (client/src/features/chat/i18n/es.ts): the conversation test switches the page to Spanish. */
+const es = {
+  chat: { newChat: 'Nuevo chat', deleteConversations: 'Eliminar mis conversaciones', deleteTitle: '¿Eliminar sus conversaciones?', deleteConfirm: 'Eliminar' },
+};
+const SALES_ES = /Asesor de ventas/;
+const SUPPORT_ES = /Atención al cliente/;
 
 async function panelTexts(page: Page): Promise<string[]> {
   return page.locator('.message-list .message').allTextContents();
@@ -101,14 +109,15 @@ describeBrowser('conversations that last, in Chromium', () => {
 
     it('keeps each vertical’s exchange across tab switches and reloads, with the language; New chat empties the panel for good; delete removes them on the server', async () => {
       const page = await openChat(browser, t.url);
+      // In Spanish: the interface is Spanish from then on (and remembered across reloads).
       await page.getByRole('combobox').selectOption('es');
       await ask(page, 'How do I reset my password?');
       const supportReply = await finishedReplyText(page);
-      await tab(page, /Sales Advisor/);
+      await tab(page, SALES_ES);
       await ask(page, 'How should I handle a prospect who says the price is too high?');
       const salesReply = await finishedReplyText(page);
 
-      await tab(page, /Customer Support/);
+      await tab(page, SUPPORT_ES);
       const back = await panelTexts(page);
       expect(back).toHaveLength(3);
       expect(back[1]).toContain('How do I reset my password?');
@@ -117,39 +126,39 @@ describeBrowser('conversations that last, in Chromium', () => {
       await page.reload();
       await waitOnline(page);
       await page.locator('.message-list .message').nth(2).waitFor();
-      expect(await page.getByRole('tab', { name: /Customer Support/ }).getAttribute('aria-selected')).toBe('true');
+      expect(await page.getByRole('tab', { name: SUPPORT_ES }).getAttribute('aria-selected')).toBe('true');
       expect(await page.getByRole('combobox').inputValue()).toBe('es');
       const reloaded = await panelTexts(page);
       expect(reloaded[1]).toContain('How do I reset my password?');
       expect(reloaded[2]).toContain(supportReply);
-      await tab(page, /Sales Advisor/);
+      await tab(page, SALES_ES);
       const sales = await panelTexts(page);
       expect(sales).toHaveLength(3);
       expect(sales[2]).toContain(salesReply);
       await screenshot(page, 'conversations-after-reload-1280');
 
-      await tab(page, /Customer Support/);
-      await page.getByRole('button', { name: 'New chat' }).click();
+      await tab(page, SUPPORT_ES);
+      await page.getByRole('button', { name: es.chat.newChat }).click();
       expect(await panelTexts(page)).toHaveLength(1);
       await page.reload();
       await waitOnline(page);
       // Sales is back from the server (so the page has read its conversations), Customer Support stays empty.
-      await tab(page, /Sales Advisor/);
+      await tab(page, SALES_ES);
       await page.locator('.message-list .message').nth(2).waitFor();
-      await tab(page, /Customer Support/);
+      await tab(page, SUPPORT_ES);
       expect(await panelTexts(page)).toHaveLength(1);
       expect(await count(t, 'conversations')).toBe(2);
 
-      await page.getByRole('button', { name: 'Delete my conversations' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Delete your conversations?' });
+      await page.getByRole('button', { name: es.chat.deleteConversations }).click();
+      const dialog = page.getByRole('dialog', { name: es.chat.deleteTitle });
       await screenshot(page, 'conversations-delete-dialog-1280', { fullPage: false });
-      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await dialog.getByRole('button', { name: es.chat.deleteConfirm, exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
       expect(await count(t, 'conversations')).toBe(0);
       expect(await count(t, 'conversation_messages')).toBe(0);
       await page.reload();
       await waitOnline(page);
-      await tab(page, /Sales Advisor/);
+      await tab(page, SALES_ES);
       await page.waitForTimeout(300);
       expect(await panelTexts(page)).toHaveLength(1);
       await page.close();

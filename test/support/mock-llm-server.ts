@@ -8,6 +8,13 @@
  *                                 `stream_options.include_usage` adds a final chunk with `usage` and
  *                                 empty `choices`. stream:false -> one `chat.completion` JSON.
  *     GET  /v1/models             `{object:'list', data:[{id, object:'model', ...}]}`
+ *     POST /v1/embeddings         `{object:'list', data:[{object:'embedding', index, embedding}], model, usage}`:
+ *                                 deterministic vectors (`mockEmbedding`: a hashed bag of crudely
+ *                                 stemmed words, L2-normalised, `embeddings.dimensions` long, 64 by
+ *                                 default), as float arrays or, with `encoding_format: 'base64'` (what
+ *                                 the openai SDK asks for), little-endian float32 in base64. Knobs
+ *                                 `embeddings: {status, delayMs, hang, dimensions}` make it fail, slow
+ *                                 or silent without touching chat completions.
  *   Key: `Authorization: Bearer <key>`.
  * - Anthropic:
  *     POST /v1/messages           stream:true -> SSE events message_start, content_block_start, ping,
@@ -22,6 +29,7 @@
  *     POST /openai/deployments/{deployment}/chat/completions?api-version=...  (OpenAI format; the
  *                                 reported model is the deployment; the first chunk carries
  *                                 `prompt_filter_results` and no choices, as Azure sends it)
+ *     POST /openai/deployments/{deployment}/embeddings?api-version=...  (as /v1/embeddings)
  *     GET  /openai/models?api-version=...
  *   Key: the `api-key` header is required (401 without it); `api-version` is required (404).
  *
@@ -42,6 +50,11 @@
  *                                          Anthropic: no usage in message_start/message_delta)
  *      `tokens=N`, `delay=MS`, `first-delay=MS`, `retry-after=S`
  *      `reply=TEXT`                      -> reply with TEXT (up to the closing bracket)
+ *
+ * Question rewrites: a chat request whose system message asks to rewrite the user's question (it
+ * says "Rewrite the user's question", as src/retrieval/question-rewrite.ts does) is answered with
+ * `rewrites[question]` when that is set, else with the question unchanged, instead of the usual
+ * reply: a deterministic translator for known questions.
  *
  * The reply: `reply` when given (a string, or in `configure` a function of the request record),
  * split into word pieces each carrying its leading whitespace; otherwise `tokens` pieces
@@ -89,6 +102,10 @@ export interface MockScenario {
   validKeys?: string[];
   /** Model ids returned by the models endpoints. Unset: a few of the vendor's usual ids. */
   models?: string[];
+  /** Question rewrite requests (see above): the rewrite of each known question. */
+  rewrites?: Record<string, string>;
+  /** The embeddings endpoints: fail with `status`, answer after `delayMs`, never answer (`hang`), vector length. */
+  embeddings?: { status?: number; delayMs?: number; hang?: boolean; dimensions?: number };
 }
 
 /** The scenario as applied to one request (`reply` resolved to text). */
@@ -136,6 +153,10 @@ export interface MockRequestRecord {
   scenario: AppliedScenario;
   /** The HTTP status sent; undefined while the request hangs unanswered. */
   status?: number;
+  /** What the request was for. */
+  kind: 'chat' | 'models' | 'embeddings' | 'rewrite';
+  /** Embeddings requests: the texts to embed. */
+  input?: string[];
   /** The full reply the mock meant to send (chat requests only). */
   replyText?: string;
   /** How many reply pieces were written. */
@@ -292,8 +313,11 @@ export class MockLlmServer {
     const body = parseJson(rawBody);
 
     const azureChat = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
-    const route: { vendor: MockVendor; kind: 'chat' | 'models' } | undefined =
+    const azureEmbeddings = /^\/openai\/deployments\/([^/]+)\/embeddings$/.exec(path);
+    const route: { vendor: MockVendor; kind: 'chat' | 'models' | 'embeddings' } | undefined =
       req.method === 'POST' && path === '/v1/chat/completions' ? { vendor: 'openai', kind: 'chat' }
+      : req.method === 'POST' && path === '/v1/embeddings' ? { vendor: 'openai', kind: 'embeddings' }
+      : req.method === 'POST' && azureEmbeddings ? { vendor: 'azure', kind: 'embeddings' }
       : req.method === 'POST' && path === '/v1/messages' ? { vendor: 'anthropic', kind: 'chat' }
       : req.method === 'POST' && azureChat ? { vendor: 'azure', kind: 'chat' }
       : req.method === 'GET' && path === '/v1/models' ?
@@ -307,11 +331,15 @@ export class MockLlmServer {
       return;
     }
 
-    const record = this.record(req, res, route.vendor, path, url, headers, body, azureChat?.[1]);
+    const record = this.record(req, res, route.vendor, path, url, headers, body, azureChat?.[1] ?? azureEmbeddings?.[1], route.kind);
 
     if (!this.authorize(record, res)) return;
     if (record.vendor === 'azure' && !record.apiVersion) {
       this.sendJson(record, res, 404, { error: { code: '404', message: 'Resource not found' } });
+      return;
+    }
+    if (route.kind === 'embeddings') {
+      await this.sendEmbeddings(record, res);
       return;
     }
     if (record.scenario.hang) return; // Never answer; `closedAt` is set when the client leaves.
@@ -351,6 +379,7 @@ export class MockLlmServer {
     headers: Record<string, string>,
     body: unknown,
     deployment: string | undefined,
+    kind: 'chat' | 'models' | 'embeddings',
   ): MockRequestRecord {
     const json = isObject(body) ? body : {};
     const bearer = /^Bearer\s+(.+)$/i.exec(headers['authorization'] ?? '')?.[1];
@@ -377,12 +406,17 @@ export class MockLlmServer {
       stream: json['stream'] === true,
       includeUsage: streamOptions['include_usage'] === true,
       scenario: DEFAULT_SCENARIO as AppliedScenario,
+      kind: kind === 'chat' && isRewriteRequest(messages) ? 'rewrite' : kind,
+      ...(kind === 'embeddings' ? { input: typeof json['input'] === 'string' ? [json['input']] : Array.isArray(json['input']) ? json['input'].map(String) : [] } : {}),
       tokensSent: 0,
       receivedAt: Date.now(),
       completed: false,
     };
     record.scenario = this.scenarioFor(record, headers, messages);
-    if (record.method === 'POST') record.replyText = replyFor(record.scenario);
+    if (record.kind === 'rewrite') {
+      const question = lastUserText(messages).trim();
+      record.replyText = record.scenario.rewrites?.[question] ?? question;
+    } else if (record.kind === 'chat') record.replyText = replyFor(record.scenario);
 
     res.on('close', () => {
       record.closedAt = Date.now();
@@ -464,6 +498,38 @@ export class MockLlmServer {
 
   // ---------------------------------------------------------------------------------------------
   // Successful answers
+
+  /** POST /v1/embeddings (and Azure's): deterministic vectors, or the failure the `embeddings` knob asks for. */
+  private async sendEmbeddings(record: MockRequestRecord, res: ServerResponse): Promise<void> {
+    const knobs = record.scenario.embeddings ?? {};
+    if (knobs.hang || record.scenario.hang) return;
+    const closed = closedSignal(res);
+    if (knobs.delayMs) await closed.sleep(knobs.delayMs);
+    if (closed.isClosed) return;
+    const status = knobs.status ?? record.scenario.status;
+    if (status !== undefined && status >= 400) {
+      this.sendError(record, res, status);
+      return;
+    }
+    const input = record.input ?? [];
+    if (input.length === 0 || (record.vendor !== 'azure' && !record.model)) {
+      this.sendError(record, res, 400, input.length === 0 ? 'input: at least one text is required' : 'model: Field required');
+      return;
+    }
+    const base64 = isObject(record.body) && record.body['encoding_format'] === 'base64';
+    const dims = knobs.dimensions ?? 64;
+    const tokens = input.reduce((sum, text) => sum + text.split(/\s+/).filter(Boolean).length, 0);
+    record.usage = { promptTokens: tokens, completionTokens: 0 };
+    this.sendJson(record, res, 200, {
+      object: 'list',
+      model: record.model,
+      data: input.map((text, index) => {
+        const vector = mockEmbedding(text, dims);
+        return { object: 'embedding', index, embedding: base64 ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') : Array.from(vector) };
+      }),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  }
 
   private sendModels(record: MockRequestRecord, res: ServerResponse): void {
     const ids = record.scenario.models ?? DEFAULT_MODELS[record.vendor];
@@ -810,6 +876,39 @@ function textOf(content: unknown): string {
     return content.map((part) => (isObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join(' ');
   }
   return '';
+}
+
+/** A question rewrite request (src/retrieval/question-rewrite.ts): its system message asks for one. */
+function isRewriteRequest(messages: MockRequestRecord['messages']): boolean {
+  const system = messages?.find((m) => m.role === 'system');
+  return system !== undefined && /^Rewrite the user's question\b/.test(textOf(system.content));
+}
+
+/** A crude English stem, so "refunds" and "refund" hash alike (the mock is no linguist). */
+function mockStem(word: string): string {
+  return word.replace(/(?:ing|ed|es|s)$/, '').slice(0, 12) || word;
+}
+
+/**
+ * The mock's embedding of a text: each word (lower case, crudely stemmed) adds 1 to the dimension
+ * its FNV-1a hash picks; the vector is L2-normalised. Texts sharing words point the same way, so
+ * the cosine behaves like a word-overlap score: enough to test the plumbing, no semantics.
+ */
+export function mockEmbedding(text: string, dims = 64): Float32Array {
+  const vector = new Float32Array(dims);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0x811c9dc5;
+    for (const ch of mockStem(word)) {
+      hash ^= ch.codePointAt(0)!;
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    vector[hash % dims] += 1;
+  }
+  let norm = 0;
+  for (const v of vector) norm += v * v;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < dims; i++) vector[i] /= norm;
+  return vector;
 }
 
 function lastUserText(messages: MockRequestRecord['messages']): string {

@@ -10,11 +10,13 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { io, Socket } from 'socket.io-client';
 import { DataSource } from 'typeorm';
+import { AgentConfigService } from '../../src/agents/agent-config.service';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { dropPostgresSchema } from '../../src/database/data-source';
 import type { ChatSendAck, ChatSendPayload, ClientToServerEvents, ServerToClientEvents } from '../../src/shared/contracts/socket';
 import type { ReplyData } from '../../src/shared/contracts/chat';
+import { LIFTED_CHAT_LIMITS } from './lifted-limits';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -36,7 +38,8 @@ export function uniqueSchema(): string {
   return `t_${randomBytes(6).toString('hex')}`;
 }
 
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+/** Unless `chatLimits: 'defaults'`, the chat rate limits are lifted (LIFTED_CHAT_LIMITS). */
+export async function startTestApp(overrides: Partial<AppConfig> = {}, options: { chatLimits?: 'defaults' | 'lifted' } = {}): Promise<TestApp> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sa-test-'));
   const ownSchema = distributed.databaseUrl && !overrides.databaseSchema ? uniqueSchema() : undefined;
   const config = loadConfig(
@@ -56,6 +59,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     },
   );
   const app = await createApp(config);
+  if (options.chatLimits !== 'defaults') await app.get(AgentConfigService).updateGlobal({ chatLimits: LIFTED_CHAT_LIMITS });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;

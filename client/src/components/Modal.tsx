@@ -25,13 +25,15 @@ export interface ModalProps {
   /** Accessible name of the close button. */
   closeLabel?: string;
   className?: string;
+  /** 'side': a panel along the inline end of the window (a drawer) rather than a centred box. */
+  placement?: 'center' | 'side';
 }
 
 /**
  * A modal dialog: focus moves into it, Tab and Shift+Tab cycle inside it, Escape and the close
  * button close it, the page behind is inert, and focus returns where it was when it closes.
  */
-export function Modal({ open, title, description, onClose, children, closeLabel = 'Close', className }: ModalProps) {
+export function Modal({ open, title, description, onClose, children, closeLabel = 'Close', className, placement = 'center' }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -96,7 +98,7 @@ export function Modal({ open, title, description, onClose, children, closeLabel 
   if (!open) return null;
   return createPortal(
     <div
-      className="modal-backdrop"
+      className={placement === 'side' ? 'modal-backdrop is-side' : 'modal-backdrop'}
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}

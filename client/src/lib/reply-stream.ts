@@ -46,6 +46,8 @@ export interface ChatMessage {
   stopped?: boolean;
   /** The message is the apology for a failed reply. */
   error?: boolean;
+  /** Why the reply failed (the server's or the client's message, English), for the apology in the visitor's language. */
+  errorReason?: string;
   /** The visitor's vote on this reply, as the server keeps it (a conversation shown again). */
   vote?: FeedbackVote | null;
 }
@@ -56,11 +58,14 @@ export type StreamEvent =
   | { kind: 'error'; requestId: string; message?: string; code?: string }
   | { kind: 'stop'; requestId: string };
 
+/** The reason a reply failed, ready for the apology: server messages are sentences, their final full stop is dropped. */
+export function reasonText(message: string | undefined): string {
+  return (message ?? '').trim().replace(/\.+$/, '') || CHAT_ERROR_DEFAULTS.unknown;
+}
+
 /** 'I apologize, but I encountered an error: {message}. Please try again.' */
 export function apologyText(message: string | undefined): string {
-  // Server messages are sentences; drop their final full stop so the template's own reads cleanly.
-  const text = (message ?? '').trim().replace(/\.+$/, '') || CHAT_ERROR_DEFAULTS.unknown;
-  return `I apologize, but I encountered an error: ${text}. Please try again.`;
+  return `I apologize, but I encountered an error: ${reasonText(message)}. Please try again.`;
 }
 
 export function metadataFrom(data: ReplyData): MessageMetadata {
@@ -99,10 +104,11 @@ export function applyStreamEvent(messages: ChatMessage[], event: StreamEvent): C
       const apology = apologyText(event.message);
       // Nothing arrived yet: the placeholder becomes the apology. Otherwise keep what arrived and
       // append the apology after it.
-      if (reply.content === '') return replaceWith({ ...reply, content: apology, streaming: false, error: true });
+      const errorReason = reasonText(event.message);
+      if (reply.content === '') return replaceWith({ ...reply, content: apology, streaming: false, error: true, errorReason });
       return replaceWith(
         { ...reply, streaming: false },
-        { id: `${reply.id}-error`, type: 'agent', content: apology, timestamp: new Date().toISOString(), error: true },
+        { id: `${reply.id}-error`, type: 'agent', content: apology, timestamp: new Date().toISOString(), error: true, errorReason },
       );
     }
   }

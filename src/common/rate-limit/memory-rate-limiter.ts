@@ -4,6 +4,8 @@ import { RateLimiter, RateLimitResult, RateLimitRule, spacingMs } from './rate-l
 export class MemoryRateLimiter implements RateLimiter {
   readonly kind = 'memory' as const;
   private readonly hits = new Map<string, number[]>();
+  /** Lease holders per key, with their expiry. */
+  private readonly leases = new Map<string, Map<string, number>>();
   private sinceSweep = 0;
 
   async hit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
@@ -28,8 +30,29 @@ export class MemoryRateLimiter implements RateLimiter {
     this.hits.delete(key);
   }
 
+  async lease(key: string, member: string, limit: number, ttlMs: number, now: number): Promise<RateLimitResult> {
+    let holders = this.leases.get(key);
+    if (!holders) this.leases.set(key, (holders = new Map()));
+    let oldest = Infinity;
+    for (const [m, expires] of holders) {
+      if (expires <= now) holders.delete(m);
+      else if (m !== member) oldest = Math.min(oldest, expires);
+    }
+    if (!holders.has(member) && holders.size >= limit) return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, oldest - now) };
+    holders.set(member, now + ttlMs);
+    return { allowed: true, remaining: Math.max(0, limit - holders.size), retryAfterMs: 0 };
+  }
+
+  async release(key: string, member: string): Promise<void> {
+    const holders = this.leases.get(key);
+    if (!holders) return;
+    holders.delete(member);
+    if (holders.size === 0) this.leases.delete(key);
+  }
+
   async close(): Promise<void> {
     this.hits.clear();
+    this.leases.clear();
   }
 
   /** Drops keys whose newest hit is older than a day (no rule here has a longer window). */

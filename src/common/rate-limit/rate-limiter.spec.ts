@@ -61,6 +61,19 @@ function contract(name: string, make: () => RateLimiter, suite: jest.Describe = 
       expect((await limiter.hit(key, spaced, t0 + 11_002)).allowed).toBe(true);
     });
 
+    it('leases: at most `limit` holders at once; renewing is not a second one; release and expiry free a slot', async () => {
+      expect(await limiter.lease(key, 'a', 2, 10_000, t0)).toEqual({ allowed: true, remaining: 1, retryAfterMs: 0 });
+      expect((await limiter.lease(key, 'b', 2, 10_000, t0 + 1000)).allowed).toBe(true);
+      expect(await limiter.lease(key, 'c', 2, 10_000, t0 + 2000)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 8000 });
+      // 'a' renews its own lease (until t0 + 12 s).
+      expect((await limiter.lease(key, 'a', 2, 10_000, t0 + 2000)).allowed).toBe(true);
+      await limiter.release(key, 'b');
+      expect((await limiter.lease(key, 'c', 2, 10_000, t0 + 3000)).allowed).toBe(true);
+      // 'a' expires at t0 + 12 s without being released: a slot frees itself.
+      expect((await limiter.lease(key, 'd', 2, 10_000, t0 + 11_000)).allowed).toBe(false);
+      expect((await limiter.lease(key, 'd', 2, 10_000, t0 + 12_001)).allowed).toBe(true);
+    });
+
     it('keeps keys apart, and reset forgets a key', async () => {
       const one = { limit: 1, windowMs: 30_000 };
       await limiter.hit(key, one, t0);

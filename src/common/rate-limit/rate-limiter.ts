@@ -3,7 +3,7 @@
  * `windowMs`"), optionally with a growing delay between hits once the window holds `spacing.after`
  * of them (slows rather than locks). In memory by default; in Redis with REDIS_URL, so every
  * server counts together. The caller passes `now`, so an injected clock drives both
- * implementations.
+ * implementations. Leases (`lease`/`release`) count things held at once rather than over time.
  */
 export interface RateLimitRule {
   /** Most hits allowed in any window. */
@@ -41,6 +41,14 @@ export interface RateLimiter {
   hit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitResult>;
   /** Forgets every hit on `key`. */
   reset(key: string): Promise<void>;
+  /**
+   * Takes (or renews) a lease `member` on `key` for `ttlMs`: at most `limit` unexpired leases per
+   * key (concurrent replies, open sockets). Refused when `limit` others hold one; `retryAfterMs`
+   * is then when the oldest would expire. A holder that dies without releasing loses it at expiry.
+   */
+  lease(key: string, member: string, limit: number, ttlMs: number, now: number): Promise<RateLimitResult>;
+  /** Gives a lease back. */
+  release(key: string, member: string): Promise<void>;
   close(): Promise<void>;
   readonly kind: 'memory' | 'redis';
 }

@@ -43,9 +43,32 @@ redis.call('PEXPIRE', key, window)
 return {1, limit - count - 1, 0}
 `;
 
+/** Leases: a sorted set of holders scored by their expiry (`<prefix>:rl:<key>`). */
+const LEASE = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local ttl = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local member = ARGV[4]
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+local held = redis.call('ZSCORE', key, member)
+local count = redis.call('ZCARD', key)
+if not held and count >= limit then
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local retry = tonumber(oldest[2]) - now
+  if retry < 1 then retry = 1 end
+  return {0, 0, retry}
+end
+redis.call('ZADD', key, now + ttl, member)
+if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+if not held then count = count + 1 end
+return {1, limit - count, 0}
+`;
+
 const FIRST_CONNECT_WAIT_MS = 1000;
 
 type SlidingLogRedis = Redis & {
+  leaseSlot(key: string, now: number, ttlMs: number, limit: number, member: string): Promise<[number, number, number]>;
   slidingLog(key: string, now: number, windowMs: number, limit: number, member: string, after: number, baseMs: number, maxMs: number): Promise<[number, number, number]>;
 };
 
@@ -63,6 +86,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, disconnectTimeout: 500 });
     redis.defineCommand('slidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
+    redis.defineCommand('leaseSlot', { numberOfKeys: 1, lua: LEASE });
     this.outage = RedisOutageLog.for(redisUrl);
     this.outage.watch(redis, 'rate limiter');
     this.redis = redis as SlidingLogRedis;
@@ -88,6 +112,22 @@ export class RedisRateLimiter implements RateLimiter {
       this.outage.commandFailed('rate limiter (counting in memory on this server)', error);
       return this.fallback.hit(key, rule, now);
     }
+  }
+
+  async lease(key: string, member: string, limit: number, ttlMs: number, now: number): Promise<RateLimitResult> {
+    try {
+      await (this.initialConnection ??= this.firstConnection().catch(() => undefined));
+      const [allowed, remaining, retryAfterMs] = await this.redis.leaseSlot(this.redisKey(key), now, ttlMs, limit, member);
+      return { allowed: allowed === 1, remaining: Math.max(0, remaining), retryAfterMs };
+    } catch (error) {
+      this.outage.commandFailed('rate limiter (counting in memory on this server)', error);
+      return this.fallback.lease(key, member, limit, ttlMs, now);
+    }
+  }
+
+  async release(key: string, member: string): Promise<void> {
+    await this.fallback.release(key, member);
+    await this.redis.zrem(this.redisKey(key), member).catch(() => undefined);
   }
 
   async reset(key: string): Promise<void> {

@@ -11,6 +11,10 @@ import { UsageAnsweredPostgres1732190800000 } from './postgres/1732190800000-usa
 import { OtpRequesterPostgres1732190900000 } from './postgres/1732190900000-otp-requester';
 import { KnowledgeJurisdictionPostgres1732191400000 } from './postgres/1732191400000-knowledge-jurisdiction';
 import { ConversationsPostgres1732191500000 } from './postgres/1732191500000-conversations';
+import { UsageKindPostgres1732192000000 } from './postgres/1732192000000-usage-kind';
+import { KnowledgeGapsPostgres1732192100000 } from './postgres/1732192100000-knowledge-gaps';
+import { ChunkEmbeddingsPostgres1732192200000 } from './postgres/1732192200000-chunk-embeddings';
+import { LimitsPostgres1732192500000 } from './postgres/1732192500000-limits';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -22,6 +26,11 @@ import { UsageAnsweredSqlite1732190800000 } from './sqlite/1732190800000-usage-a
 import { OtpRequesterSqlite1732190900000 } from './sqlite/1732190900000-otp-requester';
 import { KnowledgeJurisdictionSqlite1732191400000 } from './sqlite/1732191400000-knowledge-jurisdiction';
 import { ConversationsSqlite1732191500000 } from './sqlite/1732191500000-conversations';
+import { UsageKindSqlite1732192000000 } from './sqlite/1732192000000-usage-kind';
+import { KnowledgeGapsSqlite1732192100000 } from './sqlite/1732192100000-knowledge-gaps';
+import { ChunkEmbeddingsSqlite1732192200000 } from './sqlite/1732192200000-chunk-embeddings';
+import { KnowledgeIndexPendingSqlite1732192300000 } from './sqlite/1732192300000-knowledge-index-pending';
+import { LimitsSqlite1732192500000 } from './sqlite/1732192500000-limits';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -35,6 +44,11 @@ export const SQLITE_MIGRATIONS = [
   OtpRequesterSqlite1732190900000,
   KnowledgeJurisdictionSqlite1732191400000,
   ConversationsSqlite1732191500000,
+  UsageKindSqlite1732192000000,
+  KnowledgeGapsSqlite1732192100000,
+  ChunkEmbeddingsSqlite1732192200000,
+  KnowledgeIndexPendingSqlite1732192300000,
+  LimitsSqlite1732192500000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -49,4 +63,8 @@ export const POSTGRES_MIGRATIONS = [
   OtpRequesterPostgres1732190900000,
   KnowledgeJurisdictionPostgres1732191400000,
   ConversationsPostgres1732191500000,
+  UsageKindPostgres1732192000000,
+  KnowledgeGapsPostgres1732192100000,
+  ChunkEmbeddingsPostgres1732192200000,
+  LimitsPostgres1732192500000,
 ];

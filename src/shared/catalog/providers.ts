@@ -148,3 +148,35 @@ export function costUsd(
   const raw = (prompt * price.inputPerMillion + completion * price.outputPerMillion) / 1_000_000;
   return Math.round(raw * 1e8) / 1e8;
 }
+
+// --- embeddings (hybrid retrieval) ----------------------------------------------------------------
+
+/** Providers an embeddings configuration can use (OpenAI's embeddings API and servers that speak it). */
+export const EMBEDDING_PROVIDER_IDS = ['openai', 'azure', 'openai-compatible'] as const;
+export type EmbeddingProviderId = (typeof EMBEDDING_PROVIDER_IDS)[number];
+
+/** List prices of embedding models, US dollars per million input tokens (Azure deployments priced alike). */
+export const EMBEDDING_PRICES: Readonly<Record<string, number>> = Object.freeze({
+  'text-embedding-3-small': 0.02,
+  'text-embedding-3-large': 0.13,
+  'text-embedding-ada-002': 0.1,
+});
+
+/** Models offered per embeddings provider, default first (a self-hosted server names its own). */
+export const EMBEDDING_MODELS: Readonly<Record<EmbeddingProviderId, readonly string[]>> = Object.freeze({
+  openai: Object.keys(EMBEDDING_PRICES),
+  azure: Object.keys(EMBEDDING_PRICES),
+  'openai-compatible': ['nomic-embed-text', 'mxbai-embed-large', 'bge-m3', 'all-minilm'],
+});
+
+/**
+ * Cost of an embedding call: its input tokens at the model's list price (an unknown OpenAI or
+ * Azure model at text-embedding-3-small's; self-hosted servers cost nothing). Rounded to 1e-8.
+ */
+export function embeddingCostUsd(provider: string, model: string, tokens: number): number {
+  if (provider !== 'openai' && provider !== 'azure') return 0;
+  const name = model.trim().toLowerCase();
+  const perMillion = EMBEDDING_PRICES[name] ?? Object.entries(EMBEDDING_PRICES).find(([key]) => name.startsWith(`${key}-`))?.[1] ?? EMBEDDING_PRICES['text-embedding-3-small'];
+  const count = Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
+  return Math.round(((count * perMillion) / 1_000_000) * 1e8) / 1e8;
+}

@@ -113,6 +113,12 @@ export const SystemAnalyticsSchema = z
      * / successful replies for which this was recorded, 0-1; null when there were none.
      */
     answeredRate: z.number().nullable(),
+    /** Visitors' conversations with a message in the window (kept conversations, issue 16). */
+    conversations: z.number(),
+    /** Messages (questions and replies) per conversation of the window, all their messages counted; null when there were none. */
+    messagesPerConversation: z.number().nullable(),
+    /** Requests refused by a chat rate limit or a budget (not in totalRequests): in all, and by rule (ip, visitor, socket, key, concurrent, sockets, budget, visitor_tokens). */
+    limitedRequests: z.object({ total: z.number(), byRule: z.record(z.string(), z.number()) }),
   })
   .meta({ id: 'SystemAnalytics' });
 export type SystemAnalytics = z.infer<typeof SystemAnalyticsSchema>;

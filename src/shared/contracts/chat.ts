@@ -8,7 +8,7 @@ import { getLanguageByCode, getLanguageByName } from '../catalog/languages';
 import { PROVIDER_IDS, type ProviderId } from '../catalog/providers';
 import { ENABLED_VERTICAL_IDS, VERTICALS, type EnabledVerticalId } from '../catalog/verticals';
 import type { SuccessEnvelope } from './http';
-import { coded, codedIssue, flag, optional, text, timestamp } from './rules';
+import { coded, codedIssue, flag, optional, text, timestamp, withArticle } from './rules';
 
 export const MAX_QUERY_CHARS = 4000;
 /** Conversation history the server reads: at most this many entries (the prompt uses the newest). */
@@ -112,10 +112,10 @@ function legalRules(body: { vertical: string; jurisdiction?: string; subJurisdic
   const sub = body.subJurisdiction;
   if (sub) {
     if (!jurisdiction.subRegions.some((r) => r.toLowerCase() === sub.toLowerCase())) {
-      fail('unknown_jurisdiction', `${sub} is not a ${(jurisdiction.subRegionLabel ?? 'region').toLowerCase()} of ${jurisdiction.name}.`, 'subJurisdiction');
+      fail('unknown_jurisdiction', `${sub} is not ${withArticle((jurisdiction.subRegionLabel ?? 'region').toLowerCase())} of ${jurisdiction.name}.`, 'subJurisdiction');
     }
   } else if (requiresSubRegion(jurisdiction.code)) {
-    fail('jurisdiction_required', `Please choose a ${(jurisdiction.subRegionLabel ?? 'region').toLowerCase()} of ${jurisdiction.name}.`, 'subJurisdiction');
+    fail('jurisdiction_required', `Please choose ${withArticle((jurisdiction.subRegionLabel ?? 'region').toLowerCase())} of ${jurisdiction.name}.`, 'subJurisdiction');
   }
 }
 
@@ -168,6 +168,14 @@ export const ReplyOptimizationSchema = z.object({
   passages: z.number().int(),
   /** Streaming frames sent after coalescing deltas. */
   coalescedFrames: z.number().int().optional(),
+  /**
+   * The question was rewritten into the knowledge base's language for the search (an LLM agent
+   * and a question in another language): how it went and the time it added, ms. A rewrite that
+   * failed or was late leaves the original question (searched word by word across languages).
+   */
+  questionRewrite: z.object({ outcome: z.enum(['rewritten', 'timeout', 'failed', 'unusable']), ms: z.number().int() }).optional(),
+  /** How the knowledge was searched: BM25 alone, or fused with embeddings ('hybrid'); 'lexical-fallback' when the embedding call failed or was late. */
+  retrieval: z.enum(['lexical', 'hybrid', 'lexical-fallback']).optional(),
 });
 export type ReplyOptimization = z.infer<typeof ReplyOptimizationSchema>;
 

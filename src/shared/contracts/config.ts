@@ -9,6 +9,7 @@ import { PROVIDER_IDS, type ProviderId } from '../catalog/providers';
 import { AGENT_VERTICAL_IDS, ENABLED_VERTICAL_IDS, VERTICALS, type AgentVerticalId, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf, UNKNOWN_VERTICAL } from './chat';
 import { RETENTION_DAYS } from './conversations';
+import { BudgetSettingsSchema, BudgetSettingsUpdateSchema, ChatLimitsSchema, ChatLimitsUpdateSchema } from './limits';
 import { body, coded, decimal, flag, integer, optional, text } from './rules';
 
 /** Product-spec section 5 "Agent configuration" / section 9: the defaults of a new agent. */
@@ -52,7 +53,7 @@ const agentId = text('Agent id', AGENT_LIMITS.agentId, { required: true }).regex
 );
 
 /** http(s) URL, or null / '' for none. */
-function url(label: string) {
+export function url(label: string) {
   return z
     .union([z.null(), z.literal(''), text(label, AGENT_LIMITS.url).refine(isHttpUrl, `${label} must be an http or https URL`)], {
       error: `${label} must be an http or https URL`,
@@ -69,7 +70,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const apiVersion = z
+export const apiVersion = z
   .union([z.null(), z.literal(''), text('API Version', AGENT_LIMITS.apiVersion).regex(/^[A-Za-z0-9._-]+$/, 'API Version may hold only letters, digits, dots, hyphens and underscores')], {
     error: 'API Version must be text',
   })
@@ -79,7 +80,7 @@ const apiVersion = z
  * The key as typed. Absent, empty or the mask: keep the stored key (undefined); null: remove it;
  * otherwise the new key.
  */
-const apiKey = z
+export const apiKey = z
   .union([
     z.null(),
     z
@@ -195,6 +196,10 @@ export const GlobalSettingsSchema = z
     debugMode: z.boolean(),
     /** Visitors' conversations are deleted this many days after their last message (daily purge). */
     conversationRetentionDays: z.number().int(),
+    /** Chat rate limits (src/limits). */
+    chatLimits: ChatLimitsSchema,
+    /** Monthly budgets and the tokens per visitor per day (src/limits). */
+    budgets: BudgetSettingsSchema,
   })
   .meta({ id: 'GlobalSettings' });
 export type GlobalSettings = z.infer<typeof GlobalSettingsSchema>;
@@ -218,6 +223,10 @@ export const GlobalSettingsUpdateSchema = body({
   enableAnalytics: flag('Enable Analytics').optional(),
   debugMode: flag('Debug Mode').optional(),
   conversationRetentionDays: integer('Conversation retention (days)', RETENTION_DAYS.min, RETENTION_DAYS.max).optional(),
+  /** Only the limits sent change. */
+  chatLimits: ChatLimitsUpdateSchema.optional(),
+  /** `list` replaces the stored budgets; `visitorDailyTokens` (null: none) is kept when absent. */
+  budgets: BudgetSettingsUpdateSchema.optional(),
 })
   .refine((update) => Object.values(update).some((v) => v !== undefined), 'Nothing to change: send at least one setting.')
   .meta({ id: 'GlobalSettingsUpdate' });
@@ -246,7 +255,7 @@ export type ValidationReport = z.infer<typeof ValidationReportSchema>;
 export const KeyTestRequestSchema = body({
   agentId: optional(text('Agent id', AGENT_LIMITS.agentId)).transform((v) => v || undefined),
   provider: z
-    .union([z.literal(''), z.null(), z.enum(tupleOf<ProviderId>(PROVIDER_IDS))], { error: `Provider must be one of ${PROVIDERS_TEXT}` })
+    .union([z.literal(''), z.null(), z.enum(tupleOf<ProviderId>(PROVIDER_IDS), { error: `Provider must be one of ${PROVIDERS_TEXT}` })], { error: `Provider must be one of ${PROVIDERS_TEXT}` })
     .optional()
     .transform((v) => v || undefined),
   apiKey: z

@@ -145,6 +145,22 @@ describe('chat, auth and query contracts', () => {
     });
   });
 
+  it("says 'an emirate', not 'a emirate'", () => {
+    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'legal', jurisdiction: 'AE', subJurisdiction: 'Texas' }).message).toBe(
+      'Texas is not an emirate of United Arab Emirates.',
+    );
+  });
+
+  it("never reports zod's own wording for a union with a 'none' option (unknown provider, a number as a URL)", () => {
+    const keyTest = problem(KeyTestRequestSchema, { provider: 'skynet', apiKey: 'sk-1234567890' });
+    expect(keyTest.message).toBe('Provider must be one of openai, anthropic, azure, openai-compatible, local');
+    for (const llmConfig of [{ endpoint: 5 }, { baseUrl: true }, { apiVersion: 7 }]) {
+      const message = problem(AgentUpdateSchema, { llmConfig }).message;
+      expect(message).not.toMatch(/Invalid input|expected/);
+      expect(message).toMatch(/^(Endpoint|Base URL|API Version) must be/);
+    }
+  });
+
   it('never names an internal path in a message', () => {
     const inputs = [{ context: { skipTranslation: 'yes' } }, { conversationHistory: [{ type: 'user', content: 5 }] }, { llmConfig: { temperature: 'hot' } }];
     for (const input of inputs) {

@@ -170,18 +170,22 @@ const queryInt = (label: string, min: number, max: number, fallback: number) =>
       return n;
     });
 
-const queryDate = (label: string) =>
+const DAY_MS = 86_400_000;
+
+/** A date in a query string; a plain date (2025-01-31, UTC) means its start, or with `wholeDay` the start of the next day. */
+const queryDate = (label: string, wholeDay = false) =>
   z
-    .string({ error: `${label} must be a date` })
+    .string({ error: (issue) => (Array.isArray(issue.input) ? `Give ${label} only once` : `${label} must be a date`) })
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === '') return undefined;
-      const parsed = timestamp(label).safeParse(/^\d+$/.test(v) ? Number(v) : /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+      const plainDate = /^\d{4}-\d{2}-\d{2}$/.test(v);
+      const parsed = timestamp(label).safeParse(/^\d+$/.test(v) ? Number(v) : plainDate ? `${v}T00:00:00Z` : v);
       if (!parsed.success) {
         ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? `${label} must be a date`, input: v });
         return z.NEVER;
       }
-      return parsed.data;
+      return plainDate && wholeDay ? parsed.data + DAY_MS : parsed.data;
     })
     .meta({ description: `${label}: a date (2025-01-31), an ISO 8601 date-time or epoch milliseconds.` });
 
@@ -197,7 +201,7 @@ export const ConversationListQuerySchema = z
     /** Last activity on or after. */
     from: queryDate('From'),
     /** Last activity before (a plain date counts the whole day). */
-    to: queryDate('To'),
+    to: queryDate('To', true),
     language: queryText('The language', 10),
     /** down: a reply got a thumbs-down; up: a thumbs-up; none: no vote at all. */
     feedback: queryEnum('The feedback', ['up', 'down', 'none'] as const),
@@ -300,11 +304,16 @@ export type ConversationMessageEvent = z.infer<typeof ConversationMessageEventSc
 export const GapStatusSchema = z.enum(['open', 'resolved']);
 export type GapStatus = z.infer<typeof GapStatusSchema>;
 
-/** GET /api/knowledge-gaps ?status&vertical */
+/** GET /api/knowledge-gaps ?status&vertical&page&pageSize: most asked first (then last asked). Status defaults to open. */
 export const GapListQuerySchema = z
   .object({
     status: queryEnum('The status', ['open', 'resolved', 'all'] as const),
     vertical: queryEnum('The vertical', tupleOf<EnabledVerticalId>(ENABLED_VERTICAL_IDS)),
+    page: queryInt('The page', 1, 100_000, 1),
+    pageSize: z
+      .enum(['10', '20', '50', '100', ''], { error: `The page size must be one of ${PAGE_SIZES.join(', ')}` })
+      .optional()
+      .transform((v) => (v ? Number(v) : 20)),
   })
   .meta({ id: 'GapListQuery' });
 export type GapListQuery = z.output<typeof GapListQuerySchema>;
@@ -332,6 +341,20 @@ export const KnowledgeGapSchema = z
   })
   .meta({ id: 'KnowledgeGap' });
 export type KnowledgeGap = z.infer<typeof KnowledgeGapSchema>;
+
+export const GapPageSchema = z
+  .object({ items: z.array(KnowledgeGapSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+  .meta({ id: 'KnowledgeGapPage' });
+export type GapPage = z.infer<typeof GapPageSchema>;
+
+/** PUT /api/knowledge-gaps/{id}: mark a group resolved (new knowledge covers it) or open again. */
+export const GapUpdateSchema = body({
+  status: z.enum(['open', 'resolved'], { error: 'The status must be open or resolved' }),
+}).meta({ id: 'GapUpdate' });
+export type GapUpdate = z.output<typeof GapUpdateSchema>;
+
+/** A reply below this confidence (though answered from knowledge) counts as a knowledge gap. */
+export const GAP_LOW_CONFIDENCE = 0.5;
 
 /** `knowledge-gaps:changed` on /admin. */
 export const GapsChangedEventSchema = z.object({ id: z.string(), status: GapStatusSchema, count: z.number().int() });

@@ -21,6 +21,8 @@ export const ERROR_CODES = Object.freeze([
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  'quota_exhausted',
+  'budget_exhausted',
   'provider_error',
   'provider_rate_limited',
   'provider_timeout',
@@ -44,6 +46,8 @@ export const ErrorBodySchema = z.object({
   /** One of ERROR_CODES (a newer server may add codes: treat unknown ones as their HTTP status). */
   code: z.string().meta({ description: `One of: ${ERROR_CODES.join(', ')}.` }),
   message: z.string().meta({ description: 'For people; may change. Shown to the user as it is.' }),
+  /** rate_limited, quota_exhausted: seconds until a retry can succeed (also the Retry-After header). */
+  retryAfter: z.number().int().optional().meta({ description: 'rate_limited, quota_exhausted: seconds until a retry can succeed (the Retry-After header says the same).' }),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -76,6 +80,8 @@ export const HealthResponseSchema = z.object({
   status: z.union([HealthStatusSchema, z.literal('draining')]),
   database: z.object({ ok: z.boolean(), driver: z.string() }),
   queue: z.object({ ok: z.boolean(), kind: z.string() }),
+  /** Hybrid retrieval: 'off', 'ok', or 'degraded' (the last embedding call failed or was late: searches use BM25 alone). */
+  embeddings: z.object({ status: z.enum(['off', 'ok', 'degraded']) }).optional(),
   uptimeSeconds: z.number(),
   version: z.string(),
 });

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { getJurisdiction, JURISDICTIONS } from '../catalog/jurisdictions';
 import { ENABLED_VERTICAL_IDS, getVertical, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf } from './chat';
-import { body, coded, codedIssue, integer, text, timestamp } from './rules';
+import { body, coded, codedIssue, integer, text, timestamp, withArticle } from './rules';
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
   titleChars: 200,
@@ -110,6 +110,8 @@ export const AttachmentInputSchema = z
       return { ...base, size: 0, content: undefined };
     }
     if (accepted.kind === 'text') {
+      // At least one byte per UTF-16 unit: a text this long is too large without counting its bytes.
+      if (input.content.length > KNOWLEDGE_LIMITS.attachmentBytes) return fail('payload_too_large', TOO_LARGE(name));
       if (input.content.includes('\u0000')) return fail('validation_failed', `"${name}" contains a character that cannot be stored (U+0000, NUL)`);
       const size = utf8Bytes(input.content);
       if (size > KNOWLEDGE_LIMITS.attachmentBytes) return fail('payload_too_large', TOO_LARGE(name));
@@ -196,7 +198,7 @@ export const KnowledgeItemInputSchema = body(
     if (subRegion) return { ...item, subRegion };
     if (known.subRegions.length === 0) return fail('subRegion', `${known.name} has no sub-regions to choose from`);
     const label = (known.subRegionLabel ?? 'region').toLowerCase();
-    return fail('subRegion', `${item.subRegion} is not ${/^[aeiou]/.test(label) ? 'an' : 'a'} ${label} of ${known.name}`);
+    return fail('subRegion', `${item.subRegion} is not ${withArticle(label)} of ${known.name}`);
   })
   .meta({ id: 'KnowledgeItemInput' });
 export type KnowledgeItemInput = z.input<typeof KnowledgeItemInputSchema>;
@@ -265,5 +267,23 @@ export const KnowledgeItemSchema = z
   })
   .meta({ id: 'KnowledgeItem' });
 export type KnowledgeItem = z.infer<typeof KnowledgeItemSchema>;
+
+/**
+ * GET /api/public/knowledge/{id} `data`: a knowledge item as a visitor may read it, to open a
+ * reply's source (the text replies already quote; no attachments, tags or other admin fields).
+ */
+export const PublicKnowledgeItemSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    content: z.string(),
+    vertical: z.string(),
+    /** Legal items: the jurisdiction code whose law it states, or null (general information). */
+    jurisdiction: z.string().nullable(),
+    subRegion: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'PublicKnowledgeItem' });
+export type PublicKnowledgeItem = z.infer<typeof PublicKnowledgeItemSchema>;
 
 export const DeletedSchema = z.object({ id: z.string() }).meta({ id: 'Deleted' });

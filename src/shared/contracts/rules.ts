@@ -37,12 +37,18 @@ export interface Problem {
 
 type Issue = z.core.$ZodIssue;
 
-/** An option of a union is the one meant when its first problem is not a wrong type. */
+/**
+ * An option of a union is the one meant when its first problem is neither a wrong type nor a
+ * mismatch with a single literal (`z.literal('')` for "none" is never what a wrong value meant);
+ * with no such option the union's own message is reported.
+ */
 function meantBranch(issue: Issue): Issue | undefined {
   if (issue.code !== 'invalid_union') return issue;
   for (const branch of issue.errors) {
     const first = branch[0];
-    if (first && first.code !== 'invalid_type') return meantBranch({ ...first, path: [...issue.path, ...first.path] } as Issue);
+    if (!first || first.code === 'invalid_type') continue;
+    if (first.code === 'invalid_value' && first.values.length === 1) continue;
+    return meantBranch({ ...first, path: [...issue.path, ...first.path] } as Issue);
   }
   return undefined;
 }
@@ -64,6 +70,11 @@ export function firstProblem(error: z.ZodError): Problem {
 export function check<S extends z.ZodType>(schema: S, input: unknown): { ok: true; value: z.output<S> } | { ok: false; problem: Problem } {
   const result = schema.safeParse(input);
   return result.success ? { ok: true, value: result.data } : { ok: false, problem: firstProblem(result.error) };
+}
+
+/** "a region", "an emirate": the indefinite article for a lowercase noun. */
+export function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 // --- fields -------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ import {
   type ConversationMessageEvent,
   type GapsChangedEvent,
 } from './conversations';
+import { PublicSettingsSchema, type PublicSettings } from './config';
 import { ErrorBodySchema, HealthStatusSchema } from './http';
+import { BudgetUpdateEventSchema, type BudgetUpdateEvent } from './limits';
 
 export { ChatSendPayloadSchema, type ChatSendPayload, type ParsedChatSendPayload } from './chat';
 
@@ -42,7 +44,14 @@ export type ChatDeltaPayload = z.infer<typeof ChatDeltaPayloadSchema>;
 export const ChatDonePayloadSchema = z.object({ requestId: z.string(), data: ReplyDataSchema, seq });
 export type ChatDonePayload = z.infer<typeof ChatDonePayloadSchema>;
 
-export const ChatErrorPayloadSchema = z.object({ requestId: z.string(), message: z.string(), code: z.string(), seq });
+export const ChatErrorPayloadSchema = z.object({
+  requestId: z.string(),
+  message: z.string(),
+  code: z.string(),
+  seq,
+  /** rate_limited, quota_exhausted: seconds until the message may be sent again. */
+  retryAfter: z.number().int().optional(),
+});
 export type ChatErrorPayload = z.infer<typeof ChatErrorPayloadSchema>;
 
 /** `chat:resume` acknowledgement: accepted (the missed frames follow), or not_found / forbidden. */
@@ -70,6 +79,7 @@ export interface ServerToClientEvents {
   'chat:done': (p: ChatDonePayload) => void;
   'chat:error': (p: ChatErrorPayload) => void;
   health: (p: HealthPush) => void;
+  'settings:changed': (p: PublicSettings) => void;
 }
 
 export interface ClientToServerEvents {
@@ -94,6 +104,7 @@ export interface AdminServerToClientEvents {
   'config:changed': (p: ConfigChangedPayload) => void;
   'conversation:message': (p: ConversationMessageEvent) => void;
   'knowledge-gaps:changed': (p: GapsChangedEvent) => void;
+  'budget:update': (p: BudgetUpdateEvent) => void;
 }
 
 /** The admin namespace is push-only. */
@@ -118,6 +129,10 @@ export const SOCKET_EVENTS = {
       'chat:done': { payload: ChatDonePayloadSchema, about: 'The reply is complete; `data` is the /interact reply data.' },
       'chat:error': { payload: ChatErrorPayloadSchema, about: 'The reply failed or was cancelled; `code` is an error code, `message` is for people.' },
       health: { payload: HealthPushSchema, about: 'Service health, on connect and every HEALTH_INTERVAL_MS (30 s).' },
+      'settings:changed': {
+        payload: PublicSettingsSchema,
+        about: 'An administrator changed the global settings (a vertical switched off or on, the default language): the new GET /api/public/settings data, to every open chat page on every server.',
+      },
     },
   },
   '/admin': {
@@ -128,6 +143,7 @@ export const SOCKET_EVENTS = {
       'config:changed': { payload: ConfigChangedPayloadSchema, about: 'An agent (agentId) or the global settings (no agentId) changed.' },
       'conversation:message': { payload: ConversationMessageEventSchema, about: 'A visitor message was stored, or a reply finished (any server): the Conversations tab shows it.' },
       'knowledge-gaps:changed': { payload: GapsChangedEventSchema, about: 'A knowledge gap was asked again, opened, resolved or reopened.' },
+      'budget:update': { payload: BudgetUpdateEventSchema, about: 'Spend changed (at most 4 times a second per server): reload GET /api/budgets. With `alert`: a budget reached its soft threshold or its cap (once per budget, threshold and month).' },
     },
   },
 } as const;

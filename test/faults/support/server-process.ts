@@ -5,6 +5,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { LIFTED_CHAT_LIMITS } from '../../support/lifted-limits';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -17,7 +18,40 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export async function startServerProcess(env: Record<string, string | undefined>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+
+const LIFTER = { email: 'limits-lifter@example.com', password: 'a long enough password for tests' };
+
+/** Raises the chat rate limits through the Config API, signed in as the environment's admin. */
+async function liftChatLimits(url: string, email: string, password: string): Promise<void> {
+  const login = await fetch(`${url}/api/auth/login-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (!login.ok) throw new Error(`sign-in to lift the chat limits failed: ${login.status} ${await login.text()}`);
+  const cookie = (login.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const put = await fetch(`${url}/api/config/global`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ chatLimits: LIFTED_CHAT_LIMITS }) });
+  if (!put.ok) throw new Error(`lifting the chat limits failed: ${put.status} ${await put.text()}`);
+}
+
+/**
+ * Starts the app; unless `chatLimits: 'defaults'`, lifts its chat rate limits (signing in as
+ * ADMIN_EMAIL / ADMIN_PASSWORD from `env`, or as an admin added for it).
+ */
+export async function startServerProcess(env: Record<string, string | undefined>, startTimeoutMs = 60_000, options: { chatLimits?: 'defaults' | 'lifted' } = {}): Promise<ServerProcess> {
+  const lift = options.chatLimits !== 'defaults';
+  // The suite's own admin (ADMIN_EMAIL) is kept: a password is added for the sign-in that lifts the limits
+  // (code sign-in stays on for it), or an admin is added for that when the suite names none.
+  if (lift && !env.ADMIN_PASSWORD) env = { ...env, ADMIN_EMAIL: env.ADMIN_EMAIL ?? LIFTER.email, ADMIN_PASSWORD: LIFTER.password };
+  const server = await spawnServer(env, startTimeoutMs);
+  if (lift) {
+    try {
+      await liftChatLimits(server.url, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
+    } catch (error) {
+      server.kill();
+      throw error;
+    }
+  }
+  return server;
+}
+
+async function spawnServer(env: Record<string, string | undefined>, startTimeoutMs: number): Promise<ServerProcess> {
   const fromDist = process.env.FAULTS_FROM_DIST === '1';
   const args = fromDist ? [path.join(ROOT, 'dist', 'main.js')] : ['-r', 'ts-node/register/transpile-only', 'src/main.ts'];
   const child = spawn(process.execPath, args, {

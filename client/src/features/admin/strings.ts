@@ -10,5 +10,7 @@ export const CONSOLE = {
     knowledge: 'Knowledge Base',
     configuration: 'Configuration',
     analytics: 'Analytics',
+    conversations: 'Conversations',
+    budgets: 'Budgets',
   },
 };

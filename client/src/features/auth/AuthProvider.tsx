@@ -13,6 +13,7 @@
  */
 import { MutationCache, QueryCache, QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api';
+import { rememberAdmin } from '../../lib/admin-hint';
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { authApi, type AuthUser, type LoginMethods, serverMessage } from './api/auth-api';
 import { LOGIN, SESSION } from './strings';
@@ -76,6 +77,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const isAuthenticated = user !== null;
 
   const setUser = useCallback((next: AuthUser | null) => queryClient.setQueryData(SESSION_QUERY_KEY, next), [queryClient]);
+
+  // The chat page shows its 'Admin Dashboard' link only in a browser signed in here.
+  useEffect(() => {
+    if (!session.isPending) rememberAdmin(isAuthenticated);
+  }, [session.isPending, isAuthenticated]);
 
   /** success + user -> signed in; anything else leaves the session as it was. */
   const signIn = useCallback(

@@ -22,6 +22,7 @@ export const LOGIN = {
   emailPlaceholder: 'you@example.com',
   passwordLabel: 'Password',
   codeLabel: 'Verification code',
+  codeExpiry: 'The code expires in 10 minutes and works once.',
   codePlaceholder: '000000',
   continue: 'Continue',
   checking: 'Checking...',

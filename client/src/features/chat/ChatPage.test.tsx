@@ -5,8 +5,10 @@ import { VERTICALS } from '@shared/catalog/verticals';
 import { makeReplyData } from './testing/factories';
 import { FakeSocket } from './testing/fake-socket';
 import { renderChat, serverSays } from './testing/render-chat';
+import { rememberAdmin } from '../../lib/admin-hint';
 
-const input = () => screen.getByRole('textbox', { name: 'Your message' });
+// The message box, whatever the interface language.
+const input = () => screen.getByRole('textbox');
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 const agentMessages = () => Array.from(log().querySelectorAll('.message-agent'));
 const lastAgent = () => agentMessages()[agentMessages().length - 1] as HTMLElement;
@@ -96,12 +98,18 @@ describe('chat page: header, tabs, panel and footer', () => {
     expect(select).toHaveValue('en');
   });
 
-  it('has a footer with the copyright line, "Available 24/7" and the Admin Dashboard link', () => {
+  it('has a footer with the copyright line and "Available 24/7", and no Admin Dashboard link for a visitor', () => {
     renderChat();
     const footer = screen.getByRole('contentinfo');
     expect(within(footer).getByText(`© ${new Date().getFullYear()} Support Assistant. All rights reserved.`)).toBeInTheDocument();
     expect(within(footer).getByText('Available 24/7')).toBeInTheDocument();
-    expect(within(footer).getByRole('link', { name: 'Admin Dashboard' })).toHaveAttribute('href', '/admin');
+    expect(within(footer).queryByRole('link', { name: 'Admin Dashboard' })).not.toBeInTheDocument();
+  });
+
+  it('shows the Admin Dashboard link in a browser signed in to the console', () => {
+    rememberAdmin(true);
+    renderChat();
+    expect(within(screen.getByRole('contentinfo')).getByRole('link', { name: 'Admin Dashboard' })).toHaveAttribute('href', '/admin');
   });
 });
 
@@ -316,12 +324,30 @@ describe('chat page: refusals', () => {
     expect(socket.sends()).toHaveLength(2);
   });
 
-  it('refuses to send while offline', async () => {
-    const { socket } = renderChat();
-    serverSays(() => socket.health('unhealthy'));
-    expect(input()).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  it('offline, the visitor keeps typing; Send keeps the message and it goes out when the connection is back', async () => {
+    const { socket, user } = renderChat();
+    serverSays(() => socket.serverDisconnect());
+    expect(input()).toBeEnabled();
+    await ask(user, 'Where is my parcel?');
     expect(socket.sends()).toHaveLength(0);
+    expect(input()).toHaveValue('Where is my parcel?');
+    expect(screen.getByText('Your message will be sent when the connection is back.')).toBeInTheDocument();
+    await user.type(input(), ' Order 42');
+    serverSays(() => socket.serverConnect());
+    await waitFor(() => expect(socket.sends()).toHaveLength(1));
+    expect(socket.lastSend().query).toBe('Where is my parcel? Order 42');
+    expect(input()).toHaveValue('');
+    expect(screen.queryByText('Your message will be sent when the connection is back.')).not.toBeInTheDocument();
+  });
+
+  it('a message waiting for the connection can be cancelled; it then stays in the box unsent', async () => {
+    const { socket, user } = renderChat();
+    serverSays(() => socket.serverDisconnect());
+    await ask(user, 'Hello');
+    await user.click(screen.getByRole('button', { name: 'Cancel sending' }));
+    serverSays(() => socket.serverConnect());
+    expect(socket.sends()).toHaveLength(0);
+    expect(input()).toHaveValue('Hello');
   });
 });
 
@@ -373,10 +399,34 @@ describe('chat page: errors', () => {
 
   it("uses 'Failed to send message' when the server refuses the message without saying why", async () => {
     const socket = new FakeSocket();
-    socket.ack = { accepted: false, error: { code: 'rate_limited', message: '' } };
+    socket.ack = { accepted: false, error: { code: 'server_restarting', message: '' } };
     const { user } = renderChat({ socket });
     await ask(user, 'Where is my parcel?');
     await waitFor(() => expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Failed to send message. Please try again.'));
+  });
+
+  it('a message a rate limit refused: the question goes back into the composer, a countdown says when to send again, Send waits for it', async () => {
+    const socket = new FakeSocket();
+    socket.ack = { accepted: false, error: { code: 'rate_limited', message: 'Too many messages. Try again in 2 s.', retryAfter: 2 } };
+    const { user } = renderChat({ socket });
+    const before = agentMessages().length;
+    await ask(user, 'Where is my parcel?');
+    const notice = await screen.findByTestId('rate-limit-notice');
+    expect(notice).toHaveTextContent(/Too many messages.*You can send again in [12] s\./);
+    // Not an apology in the conversation: the question was not taken, and the text is kept.
+    expect(agentMessages()).toHaveLength(before);
+    expect(log()).not.toHaveTextContent('Where is my parcel?');
+    expect(input()).toHaveValue('Where is my parcel?');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.keyboard('{Enter}');
+    expect(socket.sends()).toHaveLength(1);
+    // The countdown ends; the same text can be sent.
+    await waitFor(() => expect(screen.queryByTestId('rate-limit-notice')).toBeNull(), { timeout: 4000 });
+    socket.ack = { accepted: true };
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(socket.sends()).toHaveLength(2));
+    expect(log()).toHaveTextContent('Where is my parcel?');
   });
 
   it("checks the message with the server's contract first: a 4,001-character question is refused in the same words, and nothing is sent", async () => {
@@ -444,12 +494,12 @@ describe('chat page: errors', () => {
 });
 
 describe('chat page: connection state', () => {
-  const banner = () => screen.queryByText('System offline. Please check connection.');
+  const banner = () => screen.queryByText('Reconnecting…');
 
-  it('before the first answer: no banner yet, input disabled while connecting', () => {
+  it('before the first answer: no banner yet, the visitor can already type', () => {
     renderChat({ online: false });
     expect(banner()).not.toBeInTheDocument();
-    expect(input()).toBeDisabled();
+    expect(input()).toBeEnabled();
     expect(input()).toHaveAttribute('placeholder', 'Connecting...');
   });
 
@@ -460,12 +510,12 @@ describe('chat page: connection state', () => {
     expect(input()).toHaveAttribute('placeholder', 'Type your message...');
   });
 
-  it('an unhealthy health push shows the offline banner, disables the input and changes the placeholder', () => {
+  it("an unhealthy health push shows 'Reconnecting…' (not blaming the visitor) and leaves the input usable", () => {
     const { socket } = renderChat();
     serverSays(() => socket.health('unhealthy'));
-    expect(screen.getByRole('alert')).toHaveTextContent('System offline. Please check connection.');
-    expect(input()).toBeDisabled();
-    expect(input()).toHaveAttribute('placeholder', 'System offline...');
+    expect(banner()?.closest('.offline-banner')).toHaveTextContent('Reconnecting… You can keep typing');
+    expect(banner()?.closest('.offline-banner')).not.toHaveTextContent(/check (your )?connection/i);
+    expect(input()).toBeEnabled();
     serverSays(() => socket.health('healthy'));
     expect(banner()).not.toBeInTheDocument();
     expect(input()).toBeEnabled();
@@ -486,7 +536,7 @@ describe('chat page: connection state', () => {
     const { socket } = renderChat({ online: false });
     serverSays(() => socket.connectError());
     await waitFor(() => expect(banner()).toBeInTheDocument());
-    expect(input()).toBeDisabled();
+    expect(input()).toBeEnabled();
   });
 });
 

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
-import { WifiOff } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { getJurisdiction } from '@shared/catalog/jurisdictions';
 import { DEFAULT_LANGUAGE, getLanguageByCode, type Language } from '@shared/catalog/languages';
 import { getVertical, VERTICALS, type Vertical, type VerticalId } from '@shared/catalog/verticals';
+import type { ReplySource } from '@shared/contracts/chat';
 import type { VisitorConversation } from '@shared/contracts/conversations';
+import { isRememberedAdmin } from '../../lib/admin-hint';
 import type { ChatMessage } from '../../lib/reply-stream';
 import type { ChatConnectionOptions } from './api/chat-connection';
-import { jurisdictionPlace, type JurisdictionChoice } from './api/chat-payload';
+import { type JurisdictionChoice } from './api/chat-payload';
 import { ConversationActions } from './components/ConversationActions';
 import { ChatFooter } from './components/ChatFooter';
 import { ChatHeader } from './components/ChatHeader';
@@ -15,34 +17,47 @@ import { JurisdictionBar, LegalNotice } from './components/JurisdictionBar';
 import { JurisdictionModal } from './components/JurisdictionModal';
 import { LanguageSelect } from './components/LanguageSelect';
 import { MessageList } from './components/MessageList';
+import { Notice } from './components/Notice';
+import { RateLimitNotice } from './components/RateLimitNotice';
+import { SourcePanel } from './components/SourcePanel';
 import { VerticalIcon } from './components/VerticalIcon';
 import { VerticalTabs } from './components/VerticalTabs';
 import { useChatConnection } from './hooks/useChatConnection';
 import { scopeKeyOf, useConversations } from './hooks/useConversations';
 import { usePublicSettings } from './hooks/usePublicSettings';
-import { useSpeechRecognition } from './hooks/useSpeechRecognition';
+import { useSpeechRecognition, voiceErrorMessage } from './hooks/useSpeechRecognition';
+import { StringsProvider, stringsFor, type ChatStrings } from './i18n';
 import { readPreferences, savePreferences } from './state/preferences';
-import { CHAT, LEGAL } from './strings';
 import './chat.css';
 
 const PANEL_ID = 'chat-panel';
 const FIRST_VERTICAL: VerticalId = 'customer-service';
+const WELCOME_PREFIX = 'welcome-';
+const JURISDICTION_PREFIX = 'jurisdiction-';
 
 function verticalOf(id: VerticalId): Vertical {
   return getVertical(id) as Vertical;
 }
 
 function welcomeOf(id: VerticalId): ChatMessage[] {
-  return [{ id: `welcome-${id}`, type: 'agent', content: verticalOf(id).welcomeMessage, timestamp: new Date().toISOString() }];
+  return [{ id: `${WELCOME_PREFIX}${id}`, type: 'agent', content: verticalOf(id).welcomeMessage, timestamp: new Date().toISOString() }];
+}
+
+/** The place a jurisdiction choice names, in the visitor's language ("California, United States"). */
+function placeOf(t: ChatStrings, choice: JurisdictionChoice): string {
+  const name = t.legal.jurisdictions[choice.code].name;
+  return choice.subRegion ? `${choice.subRegion}, ${name}` : name;
+}
+
+function jurisdictionWelcomeText(t: ChatStrings, choice: JurisdictionChoice): string {
+  return t.legal.welcome(placeOf(t, choice), t.legal.legalSystems[getJurisdiction(choice.code)!.legalSystem]);
 }
 
 function jurisdictionWelcome(choice: JurisdictionChoice): ChatMessage {
-  const jurisdiction = getJurisdiction(choice.code)!;
-  const place = jurisdictionPlace(jurisdiction, choice.subRegion);
   return {
-    id: `jurisdiction-${choice.code}${choice.subRegion ? `-${choice.subRegion}` : ''}`,
+    id: `${JURISDICTION_PREFIX}${choice.code}${choice.subRegion ? `-${choice.subRegion}` : ''}`,
     type: 'agent',
-    content: LEGAL.welcome(place, jurisdiction.legalSystem),
+    content: jurisdictionWelcomeText(stringsFor('en'), choice),
     timestamp: new Date().toISOString(),
   };
 }
@@ -67,6 +82,23 @@ function welcomeOfScope(scope: string): ChatMessage[] {
   return messages;
 }
 
+/** The page's own welcome messages in the visitor's language (they are kept in English in the state). */
+export function localizeWelcomes(messages: ChatMessage[], t: ChatStrings): ChatMessage[] {
+  return messages.map((message) => {
+    if (message.id.startsWith(WELCOME_PREFIX)) {
+      const vertical = message.id.slice(WELCOME_PREFIX.length) as VerticalId;
+      const texts = t.verticals[vertical];
+      return texts ? { ...message, content: texts.welcome } : message;
+    }
+    if (message.id.startsWith(JURISDICTION_PREFIX)) {
+      const rest = message.id.slice(JURISDICTION_PREFIX.length);
+      const choice = jurisdictionChoice(rest.slice(0, 2), rest.slice(3) || undefined);
+      return choice ? { ...message, content: jurisdictionWelcomeText(t, choice) } : message;
+    }
+    return message;
+  });
+}
+
 function scopeOfConversation(conversation: VisitorConversation): string {
   return scopeKeyOf(conversation.vertical, jurisdictionChoice(conversation.jurisdiction, conversation.subJurisdiction));
 }
@@ -74,6 +106,26 @@ function scopeOfConversation(conversation: VisitorConversation): string {
 /** Final voice text joins what is already typed with a space. */
 export function appendSpoken(current: string, spoken: string): string {
   return current.trim() === '' ? spoken : `${current.replace(/\s+$/, '')} ${spoken}`;
+}
+
+/**
+ * Sets `lang` and `dir` of the document from the chosen language (back to English when the page
+ * goes), and lets the system's dark setting apply (the page uses the colour tokens of styles.css).
+ */
+function useDocumentLanguage(language: Language): void {
+  useEffect(() => {
+    const root = document.documentElement;
+    root.lang = language.code;
+    root.dir = language.rtl ? 'rtl' : 'ltr';
+  }, [language]);
+  useEffect(() => {
+    document.documentElement.classList.add('has-dark-mode');
+    return () => {
+      document.documentElement.classList.remove('has-dark-mode');
+      document.documentElement.lang = DEFAULT_LANGUAGE.code;
+      document.documentElement.dir = 'ltr';
+    };
+  }, []);
 }
 
 export interface ChatPageProps extends ChatConnectionOptions {
@@ -92,38 +144,60 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
   const [language, setLanguage] = useState<Language>(() => (remembered.language && getLanguageByCode(remembered.language)) || DEFAULT_LANGUAGE);
   const [jurisdiction, setJurisdiction] = useState<JurisdictionChoice | null>(() => jurisdictionChoice(remembered.jurisdiction?.code, remembered.jurisdiction?.subRegion));
   const [modalOpen, setModalOpen] = useState(false);
+  const [openSource, setOpenSource] = useState<ReplySource | null>(null);
   const [input, setInput] = useState('');
+  /** The visitor pressed Send while offline: the text in the box goes out when the connection is back. */
+  const [queued, setQueued] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  /** A rate limit refused a message: sending waits until then (epoch ms). */
+  const [limitedUntil, setLimitedUntil] = useState<number | null>(null);
+  const [isAdmin] = useState(isRememberedAdmin);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const settings = usePublicSettings(connectionOptions.fetch);
+  const [fetchImpl] = useState<typeof fetch>(() => connectionOptions.fetch ?? ((...args) => fetch(...args)));
+  const settings = usePublicSettings(connectionOptions.fetch, connection);
   const languageTouched = useRef(Boolean(remembered.language && getLanguageByCode(remembered.language)));
+  const t = stringsFor(language.code);
   // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
   const isEnabled = (id: VerticalId) => Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false;
   const conversations = useConversations({
     connection,
-    fetch: connectionOptions.fetch ?? ((...args) => fetch(...args)),
+    fetch: fetchImpl,
     timeoutMs: requestTimeoutMs,
     welcome: welcomeOfScope,
     scopeOf: scopeOfConversation,
+    // The refused question goes back into the composer (unless the visitor typed something new).
+    onLimited: ({ query, retryAfter }) => {
+      setInput((current) => (current.trim() === '' ? query : current));
+      setLimitedUntil(Date.now() + retryAfter * 1000);
+    },
   });
+  const limitElapsed = useCallback(() => setLimitedUntil(null), []);
   const voice = useSpeechRecognition({
     locale: language.speechLocale,
     onFinal: (text) => setInput((current) => appendSpoken(current, text)),
+    onError: (code) => setNotice(voiceErrorMessage(code, t.voice)),
   });
   const vertical = verticalOf(verticalId);
   const online = status === 'online';
   const scope = scopeKeyOf(verticalId, jurisdiction);
-  const messages = conversations.messagesOf(scope);
+  const messages = localizeWelcomes(conversations.messagesOf(scope), t);
   const pending = conversations.pendingIn(scope);
+  useDocumentLanguage(language);
 
   useEffect(() => {
     if (!settings) return;
     const initial = getLanguageByCode(settings.defaultLanguage);
     if (initial && !languageTouched.current) setLanguage(initial);
     if (!isEnabled(verticalId)) {
+      // Switched off while the visitor was here (or before they came back): say so, and move on.
       const first = VERTICALS.find((v) => isEnabled(v.id));
-      if (first) setVerticalId(first.id);
+      if (first) {
+        setNotice(t.chat.verticalOff(t.verticals[verticalId].name));
+        setVerticalId(first.id);
+        setQueued(false);
+      }
     }
-    // Runs when the settings arrive; the vertical check uses the state of that moment.
+    // Runs when the settings arrive or change; the vertical check uses the state of that moment.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
 
@@ -139,6 +213,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
     if (id === verticalId || !isEnabled(id)) return;
     const next = verticalOf(id);
     setVerticalId(id);
+    setQueued(false);
     savePreferences({ vertical: id });
     if (next.requiresJurisdiction && !jurisdiction) setModalOpen(true);
   };
@@ -151,16 +226,29 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
 
   const send = () => {
     const query = input.trim();
-    if (query === '' || pending || !online || voice.listening) return;
+    if (query === '' || pending || voice.listening || limitedUntil !== null) return;
     if (vertical.requiresJurisdiction && !jurisdiction) {
       setModalOpen(true);
       return;
     }
+    if (!online) {
+      // Kept in the box and sent as soon as the connection is back (see the effect below).
+      setQueued(true);
+      return;
+    }
+    setQueued(false);
     if (conversations.send(scope, query, { vertical: verticalId, language, jurisdiction })) {
       setInput('');
       focusInput();
     }
   };
+
+  // The connection is back: the message the visitor sent meanwhile goes out.
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  useEffect(() => {
+    if (online && queued && !pending) sendRef.current();
+  }, [online, queued, pending]);
 
   /** "Ask in Employee Support": switch to that tab and ask the same question there. */
   const askIn = (id: VerticalId, question: string) => {
@@ -178,6 +266,11 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
     focusInput();
   };
 
+  const retry = () => {
+    if (!online) return;
+    conversations.retry(scope, { vertical: verticalId, language, jurisdiction });
+  };
+
   const stop = useCallback(() => {
     conversations.stop(scope);
     focusInput();
@@ -186,75 +279,91 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
   const newChat = () => {
     void conversations.newChat(scope, verticalId, jurisdiction);
     setInput('');
+    setQueued(false);
     focusInput();
   };
 
   return (
-    <div className="chat-page">
-      <ChatHeader status={status} />
-      <main className="chat-main">
-        <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} />
-        {vertical.requiresJurisdiction && <LegalNotice choice={jurisdiction} />}
-        <section
-          id={PANEL_ID}
-          className="chat-panel"
-          role="tabpanel"
-          aria-labelledby={`tab-${verticalId}`}
-          style={{ '--accent': vertical.color } as CSSProperties}
-        >
-          <div className="panel-head">
-            <div className="panel-title">
-              <span className="panel-icon">
-                <VerticalIcon name={vertical.icon} size={22} />
-              </span>
-              <div>
-                <h2>{vertical.name}</h2>
-                <p>{vertical.description}</p>
+    <StringsProvider language={language.code}>
+      <div className="chat-page">
+        <ChatHeader status={status} />
+        <main className="chat-main">
+          <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} />
+          <Notice message={notice} onDismiss={() => setNotice(null)} />
+          <section
+            id={PANEL_ID}
+            className={vertical.requiresJurisdiction ? 'chat-panel is-legal' : 'chat-panel'}
+            role="tabpanel"
+            aria-labelledby={`tab-${verticalId}`}
+            style={{ '--accent': vertical.color } as CSSProperties}
+          >
+            <div className="panel-head">
+              <div className="panel-title">
+                <span className="panel-icon">
+                  <VerticalIcon name={vertical.icon} size={22} />
+                </span>
+                <div>
+                  <h2>{t.verticals[verticalId].name}</h2>
+                  <p>{t.verticals[verticalId].description}</p>
+                </div>
+              </div>
+              <div className="panel-actions">
+                <LanguageSelect
+                  value={language}
+                  onChange={(next) => {
+                    languageTouched.current = true;
+                    setLanguage(next);
+                    savePreferences({ language: next.code });
+                  }}
+                />
+                <ConversationActions
+                  canStartOver={messages.some((m) => m.type === 'user')}
+                  onNewChat={newChat}
+                  onDeleteAll={conversations.deleteAll}
+                />
               </div>
             </div>
-            <div className="panel-actions">
-              <LanguageSelect
-                value={language}
-                onChange={(next) => {
-                  languageTouched.current = true;
-                  setLanguage(next);
-                  savePreferences({ language: next.code });
-                }}
-              />
-              <ConversationActions
-                canStartOver={messages.some((m) => m.type === 'user')}
-                onNewChat={newChat}
-                onDeleteAll={conversations.deleteAll}
-              />
-            </div>
-          </div>
-          {vertical.requiresJurisdiction && <JurisdictionBar choice={jurisdiction} onOpen={() => setModalOpen(true)} />}
-          {status === 'offline' && <OfflineBanner />}
-          <MessageList messages={messages} busy={pending} onAskIn={askIn} />
-          <Composer
-            ref={inputRef}
-            value={input}
-            onChange={setInput}
-            onSend={send}
-            onStop={stop}
-            status={status}
-            pending={pending}
-            voice={voice}
-            languageName={language.name}
-          />
-        </section>
-      </main>
-      <ChatFooter />
-      <JurisdictionModal open={modalOpen} current={jurisdiction} onClose={() => setModalOpen(false)} onSelect={chooseJurisdiction} />
-    </div>
+            {vertical.requiresJurisdiction && (
+              <div className="legal-strip">
+                <JurisdictionBar choice={jurisdiction} onOpen={() => setModalOpen(true)} />
+                <LegalNotice choice={jurisdiction} />
+              </div>
+            )}
+            {status === 'offline' && <ReconnectingBanner t={t} />}
+            <MessageList messages={messages} busy={pending} onAskIn={askIn} onRetry={online ? retry : undefined} onOpenSource={setOpenSource} />
+            {limitedUntil !== null && <RateLimitNotice until={limitedUntil} onElapsed={limitElapsed} />}
+            <Composer
+              ref={inputRef}
+              value={input}
+              onChange={setInput}
+              onSend={send}
+              onStop={stop}
+              status={status}
+              pending={pending}
+              waiting={limitedUntil !== null}
+              queued={queued}
+              onCancelQueued={() => setQueued(false)}
+              voice={voice}
+              languageName={t.selfName}
+            />
+          </section>
+        </main>
+        <ChatFooter isAdmin={isAdmin} />
+        <SourcePanel source={openSource} fetch={fetchImpl} onClose={() => setOpenSource(null)} />
+        <JurisdictionModal open={modalOpen} current={jurisdiction} onClose={() => setModalOpen(false)} onSelect={chooseJurisdiction} />
+      </div>
+    </StringsProvider>
   );
 }
 
-function OfflineBanner() {
+/** The connection dropped: it says what is happening, not whose fault it is, and that typing goes on. */
+function ReconnectingBanner({ t }: { t: ChatStrings }) {
   return (
-    <div className="offline-banner" role="alert">
-      <WifiOff aria-hidden="true" size={18} />
-      {CHAT.offlineBanner}
+    <div className="offline-banner" role="status">
+      <RefreshCw aria-hidden="true" size={18} className="spin" />
+      <span>
+        <strong>{t.chat.reconnecting}</strong> {t.chat.reconnectingHint}
+      </span>
     </div>
   );
 }

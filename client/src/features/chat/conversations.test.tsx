@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { VisitorConversation, VisitorMessage } from '@shared/contracts/conversations';
 import { VERTICALS } from '@shared/catalog/verticals';
+import { stringsFor } from './i18n';
 import { makeReplyData } from './testing/factories';
 import { FakeSocket } from './testing/fake-socket';
 import { fakeFetch, renderChat, serverSays } from './testing/render-chat';
@@ -101,11 +102,13 @@ describe('conversations kept on the server', () => {
       conversation({ vertical: 'legal', jurisdiction: 'JP', messages: [message({ role: 'user', content: 'How do I register a company?' }), message({ role: 'agent', content: 'At the Legal Affairs Bureau.', reply: makeReplyData({ response: 'At the Legal Affairs Bureau.', vertical: 'legal' }) })] }),
     ]);
     renderChat({ fetch: net.fetch });
-    expect(screen.getByRole('tab', { name: /Legal Advisor/ })).toHaveAttribute('aria-selected', 'true');
+    // The interface is in Spanish now.
+    expect(screen.getByRole('tab', { name: new RegExp(stringsFor('es').verticals.legal.name) })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('combobox')).toHaveValue('es');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await waitFor(() => expect(messageTexts()).toHaveLength(4));
-    expect(messageTexts()[1]).toContain('Jurisdiction set to Japan (Civil Law).');
+    const es = stringsFor('es').legal;
+    expect(messageTexts()[1]).toContain(es.welcome(es.jurisdictions.JP.name, es.legalSystems['Civil Law']));
     expect(lastAgent()).toHaveTextContent('At the Legal Affairs Bureau.');
   });
 

@@ -39,7 +39,7 @@ async function renderWithoutSocket(interact: (init: RequestInit) => Promise<Resp
   const socket = new FakeSocket();
   const chat = renderChat({ socket, online: false, fetch: net.fetch });
   serverSays(() => socket.connectError());
-  await waitFor(() => expect(input()).toBeEnabled());
+  await waitFor(() => expect(document.querySelector('.connection-pill')).toHaveAttribute('data-status', 'online'));
   return { ...chat, calls: net.calls };
 }
 
@@ -54,7 +54,7 @@ describe('fallback to POST /interact with SSE when the socket cannot connect', (
   it('also asks GET /health when the socket handshake simply never completes', async () => {
     const net = fakeFetch(async () => healthy());
     renderChat({ online: false, fetch: net.fetch, connectGraceMs: 20 });
-    await waitFor(() => expect(input()).toBeEnabled());
+    await waitFor(() => expect(document.querySelector('.connection-pill')).toHaveAttribute('data-status', 'online'));
     // Besides the page's reads of its settings and conversations, the only call is the health check.
     expect(net.calls.map((c) => c.url).filter((u) => !PAGE_READS.includes(u))).toEqual(['/health']);
   });
@@ -114,10 +114,23 @@ describe('fallback to POST /interact with SSE when the socket cannot connect', (
 
   it('shows the error envelope message of a refused request', async () => {
     const { user } = await renderWithoutSocket(async () =>
-      new Response(JSON.stringify({ success: false, error: { code: 'rate_limited', message: 'Too many requests.' }, requestId: 'x' }), { status: 429 }),
+      new Response(JSON.stringify({ success: false, error: { code: 'vertical_disabled', message: 'Customer Support is not available right now.' }, requestId: 'x' }), { status: 400 }),
     );
     await user.type(input(), 'Hello{Enter}');
-    await waitFor(() => expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Too many requests. Please try again.'));
+    await waitFor(() => expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Customer Support is not available right now. Please try again.'));
+  });
+
+  it('a 429 with Retry-After: the countdown of the rate limit, and the question back in the composer', async () => {
+    const { user } = await renderWithoutSocket(async () =>
+      new Response(JSON.stringify({ success: false, error: { code: 'rate_limited', message: 'Too many messages. Try again in 75 s.' }, requestId: 'x' }), {
+        status: 429,
+        headers: { 'Retry-After': '75' },
+      }),
+    );
+    await user.type(input(), 'Hello{Enter}');
+    const notice = await screen.findByTestId('rate-limit-notice');
+    expect(notice).toHaveTextContent(/You can send again in 1 min 1[45] s\./);
+    expect(input()).toHaveValue('Hello');
   });
 
   it("uses 'Failed to get response' for a failed request without a message, or a stream that ends without a reply", async () => {

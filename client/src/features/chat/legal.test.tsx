@@ -108,11 +108,16 @@ describe('legal vertical: jurisdiction modal', () => {
   it("shows the legal notice and 'Select Jurisdiction' until one is chosen; other verticals show neither", async () => {
     const { user } = await openLegal();
     await user.keyboard('{Escape}');
-    expect(screen.getByText(LEGAL_NOTICE)).toBeInTheDocument();
+    // Compact: one short line; "More" opens the full notice.
+    expect(screen.getByText(/General legal information, not legal advice\./)).toBeInTheDocument();
+    expect(screen.queryByText(LEGAL_NOTICE, { exact: false })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'More' }));
+    expect(screen.getByText(LEGAL_NOTICE, { exact: false })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Less' })).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByRole('button', { name: 'Select Jurisdiction' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Selected jurisdiction' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: /Sales Advisor/ }));
-    expect(screen.queryByText(LEGAL_NOTICE)).not.toBeInTheDocument();
+    expect(screen.queryByText(LEGAL_NOTICE, { exact: false })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Select Jurisdiction' })).not.toBeInTheDocument();
   });
 

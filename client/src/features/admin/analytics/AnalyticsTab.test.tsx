@@ -29,7 +29,15 @@ describe('Analytics tab', () => {
     errorLog.mockRestore();
   });
 
-  it('loads the four figures of the last 24 hours in parallel and shows the four cards', async () => {
+  it('shows the requests a rate limit or a budget refused, by rule', async () => {
+    fakeAnalyticsServer({ system: makeSystem({ limitedRequests: { total: 17, byRule: { ip: 12, budget: 5, socket: 0 } } }) });
+    renderTab();
+    expect(await screen.findByRole('group', { name: 'Refused by Limits' })).toBeInTheDocument();
+    expect(card('Refused by Limits')).toHaveTextContent('17');
+    expect(within(screen.getByRole('group', { name: 'Refused by Limits' })).getByText('per address: 12, budget cap: 5')).toBeInTheDocument();
+  });
+
+  it('loads the four figures of the last 24 hours in parallel and shows the cards (the conversation figures among them)', async () => {
     const server = fakeAnalyticsServer();
     renderTab();
     expect(screen.getByRole('heading', { name: 'LLM Usage Analytics' })).toBeInTheDocument();
@@ -39,6 +47,9 @@ describe('Analytics tab', () => {
     expect(card('Tokens Used')).toHaveTextContent('56,789');
     expect(card('Total Cost')).toHaveTextContent('$12.35');
     expect(card('Avg Response')).toHaveTextContent('246ms');
+    expect(card('Conversations')).toHaveTextContent('321');
+    expect(card('Messages / Conversation')).toHaveTextContent('4.3');
+    expect(card('Answered from Knowledge')).toHaveTextContent(/^-$/);
     for (const name of ['system', 'agents', 'costs', 'performance']) {
       expect(server.callsTo(name)).toHaveLength(1);
       expect(server.callsTo(name)[0].searchParams.get('hours')).toBe('24');
@@ -97,7 +108,7 @@ describe('Analytics tab', () => {
     const { container } = renderTab();
     await screen.findByRole('heading', { name: 'Requests by Vertical' });
     const bars = [...container.querySelectorAll('.vertical-bar')];
-    expect(bars.map((b) => b.querySelector('.vertical-bar-label')!.textContent)).toEqual(['customer service', 'hr']);
+    expect(bars.map((b) => b.querySelector('.vertical-bar-label')!.textContent)).toEqual(['Customer Support', 'Employee Support']);
     expect(bars.map((b) => b.querySelector('.vertical-bar-count')!.textContent)).toEqual(['30', '10']);
     expect(bars.map((b) => (b.querySelector('.vertical-bar-fill') as HTMLElement).style.width)).toEqual(['75%', '25%']);
   });

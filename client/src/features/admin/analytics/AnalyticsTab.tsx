@@ -1,6 +1,7 @@
 import { DEFAULT_ANALYTICS_WINDOW, type AnalyticsWindow } from '@shared/contracts/analytics';
 import { Download, RefreshCw } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
+import { BudgetLines } from '../budgets/BudgetLines';
 import { exportUrl } from './api/analytics-api';
 import { AgentPerformanceTable } from './components/AgentPerformanceTable';
 import { CostBreakdown } from './components/CostBreakdown';
@@ -8,7 +9,7 @@ import { RecentErrors } from './components/RecentErrors';
 import { SummaryCards } from './components/SummaryCards';
 import { UsageTrendsChart } from './components/UsageTrendsChart';
 import { VerticalBars } from './components/VerticalBars';
-import { useAnalytics } from './hooks/useAnalytics';
+import { ANALYTICS_QUERY_KEY, useAnalytics } from './hooks/useAnalytics';
 import { connectAdminFeed, useAnalyticsLive, type LiveFeed } from './hooks/useAnalyticsLive';
 import { ANALYTICS } from './strings';
 import './analytics.css';
@@ -101,6 +102,7 @@ export function AnalyticsTab({ connectLive = connectAdminFeed }: AnalyticsTabPro
             </Panel>
             <Panel title={ANALYTICS.costs.title} id={`${ids}-costs`}>
               <CostBreakdown rows={data.costs} />
+              <BudgetLines queryKey={[...ANALYTICS_QUERY_KEY, 'budgets']} />
             </Panel>
           </div>
           <Panel title={ANALYTICS.agents.title} id={`${ids}-agents`}>

@@ -19,8 +19,10 @@ describe('analytics formats', () => {
     expect(formatPercent(1 - 0.0345)).toBe('96.5%');
   });
 
-  it('shows a vertical id with hyphens as spaces', () => {
-    expect(verticalLabel('customer-service')).toBe('customer service');
-    expect(verticalLabel('hr')).toBe('hr');
+  it('shows a vertical by its catalog name, as the chat page does', () => {
+    expect(verticalLabel('customer-service')).toBe('Customer Support');
+    expect(verticalLabel('hr')).toBe('Employee Support');
+    expect(verticalLabel('universal')).toBe('Universal');
+    expect(verticalLabel('made-up')).toBe('made-up');
   });
 });

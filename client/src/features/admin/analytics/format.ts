@@ -1,3 +1,5 @@
+import { verticalName } from '../../../lib/vertical-names';
+
 /** Number formats of the Analytics tab. */
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -30,9 +32,9 @@ export function successLevel(errorRate: number): SuccessLevel {
   return 'bad';
 }
 
-/** A vertical id as shown: hyphens become spaces ('customer-service' -> 'customer service'). */
+/** A vertical as shown: its name, as in the chat page ('customer-service' -> 'Customer Support'). */
 export function verticalLabel(vertical: string): string {
-  return vertical.replace(/-/g, ' ');
+  return verticalName(vertical);
 }
 
 /** "13:00" for an hour of today's series, "Nov 21, 13:00" when the window spans days. */

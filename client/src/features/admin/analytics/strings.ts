@@ -23,7 +23,22 @@ export const ANALYTICS = {
     tokensUsed: 'Tokens Used',
     totalCost: 'Total Cost',
     avgResponse: 'Avg Response',
+    conversations: 'Conversations',
+    messagesPerConversation: 'Messages / Conversation',
+    answeredRate: 'Answered from Knowledge',
+    limited: 'Refused by Limits',
   },
+  /** Names of the rules that refused requests (limitedRequests.byRule). */
+  limitedRules: {
+    ip: 'per address',
+    visitor: 'per visitor',
+    socket: 'per socket',
+    key: 'per API key',
+    concurrent: 'replies at once',
+    sockets: 'sockets per address',
+    budget: 'budget cap',
+    visitor_tokens: 'visitor tokens',
+  } as Record<string, string>,
   trends: {
     title: 'Hourly Usage Trends',
     requests: 'Requests',

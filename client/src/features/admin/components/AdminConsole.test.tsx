@@ -1,4 +1,4 @@
-/** The console shell of product-spec section 2 "Admin console": header, logout, three tabs. */
+/** The console shell of product-spec section 2 "Admin console": header, logout, the tabs (the spec's three and Conversations). */
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -50,10 +50,10 @@ describe('admin console shell', () => {
     expect(await screen.findByRole('heading', { name: 'Admin Access' })).toBeInTheDocument();
   });
 
-  it('has three tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
+  it('has its tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
     await signedInConsole();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets']);
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
 
@@ -63,6 +63,12 @@ describe('admin console shell', () => {
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'false');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Analytics');
 
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Conversations' })).toHaveFocus());
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Conversations');
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Budgets' })).toHaveFocus());
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Budgets');
     await user.keyboard('{ArrowRight}');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveFocus());
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');

@@ -1,31 +1,54 @@
-import { BookOpen, ChartColumn, Settings, type LucideIcon } from 'lucide-react';
-import { useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { BookOpen, ChartColumn, MessagesSquare, Settings, Wallet, type LucideIcon } from 'lucide-react';
+import { useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { AnalyticsTab } from '../analytics/AnalyticsTab';
+import { BudgetsTab } from '../budgets/BudgetsTab';
 import { ConfigurationTab } from '../configuration/ConfigurationTab';
+import { ConsoleNavigationContext, type ConsoleNavigation, type KnowledgeDraft } from '../console-navigation';
+import { ConversationsTab } from '../conversations/ConversationsTab';
 import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { CONSOLE } from '../strings';
 import { AdminHeader } from './AdminHeader';
 
-export type AdminTabId = 'knowledge' | 'configuration' | 'analytics';
+export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets';
 
 const TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
   { id: 'configuration', label: CONSOLE.tabs.configuration, icon: Settings },
   { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn },
+  { id: 'conversations', label: CONSOLE.tabs.conversations, icon: MessagesSquare },
+  { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet },
 ];
 
 const PANELS: Record<AdminTabId, ComponentType> = {
   knowledge: KnowledgeTab,
   configuration: ConfigurationTab,
   analytics: AnalyticsTab,
+  conversations: ConversationsTab,
+  budgets: BudgetsTab,
 };
 
-/** The console shell: header and three tabs (Knowledge Base first), keyboard navigable as an ARIA tablist. */
+/**
+ * The console shell: header and the tabs (Knowledge Base first), keyboard navigable as an ARIA
+ * tablist; it carries requests between tabs (Knowledge gaps' "Create knowledge item").
+ */
 export function AdminConsole() {
   const ids = useId();
   const [active, setActive] = useState<AdminTabId>('knowledge');
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   const Panel = PANELS[active];
+  const [knowledgeDraft, setKnowledgeDraft] = useState<ConsoleNavigation['knowledgeDraft']>(null);
+  const drafts = useRef(0);
+  const navigation = useMemo<ConsoleNavigation>(
+    () => ({
+      knowledgeDraft,
+      createKnowledgeItem: (draft: KnowledgeDraft) => {
+        setKnowledgeDraft({ key: ++drafts.current, draft });
+        setActive('knowledge');
+      },
+      draftOpened: () => setKnowledgeDraft(null),
+    }),
+    [knowledgeDraft],
+  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
@@ -67,7 +90,9 @@ export function AdminConsole() {
           })}
         </div>
         <section className="admin-panel" role="tabpanel" id={`${ids}-panel-${active}`} aria-labelledby={`${ids}-tab-${active}`} tabIndex={0}>
-          <Panel />
+          <ConsoleNavigationContext.Provider value={navigation}>
+            <Panel />
+          </ConsoleNavigationContext.Provider>
         </section>
       </main>
     </div>

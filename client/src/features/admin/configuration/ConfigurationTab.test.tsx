@@ -49,7 +49,7 @@ describe('ConfigurationTab', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
   });
 
-  it('opens the Configure dialog with a copy of the agent, every field, and the defaults (temperature 0.7 when unset)', async () => {
+  it('opens the Configure dialog with a copy of the agent, every field, and the defaults (temperature empty when unset: the global one applies)', async () => {
     fakeConfigServer();
     const { user } = renderTab();
     const dialog = await openDialog(user, 'Sales Advisor Agent');
@@ -57,8 +57,8 @@ describe('ConfigurationTab', () => {
     const vertical = within(dialog).getByLabelText('Vertical');
     expect(vertical).toHaveValue('sales');
     expect(within(vertical).getByRole('option', { name: 'Universal' })).toBeInTheDocument();
-    expect(within(vertical).getByRole('option', { name: 'Customer Service' })).toBeInTheDocument();
-    expect(within(vertical).getByRole('option', { name: 'HR' })).toBeInTheDocument();
+    expect(within(vertical).getByRole('option', { name: 'Customer Support' })).toBeInTheDocument();
+    expect(within(vertical).getByRole('option', { name: 'Employee Support' })).toBeInTheDocument();
     const provider = within(dialog).getByLabelText('Provider');
     expect(provider).toHaveValue('anthropic');
     for (const name of ['openai', 'anthropic', 'azure']) expect(within(provider).getByRole('option', { name })).toBeInTheDocument();
@@ -67,7 +67,9 @@ describe('ConfigurationTab', () => {
     expect(key).toHaveAttribute('type', 'password');
     expect(key).toHaveValue('');
     const temperature = within(dialog).getByLabelText('Temperature');
-    expect(temperature).toHaveValue(0.7);
+    expect(temperature).toHaveValue(null);
+    expect(temperature).toHaveAttribute('placeholder', 'Global (0.7)');
+    expect(temperature).toHaveAccessibleDescription('Empty: the global Response Temperature applies. 0 to 1.');
     expect(temperature).toHaveAttribute('min', '0');
     expect(temperature).toHaveAttribute('max', '1');
     expect(temperature).toHaveAttribute('step', '0.1');
@@ -105,12 +107,14 @@ describe('ConfigurationTab', () => {
     await user.type(within(dialog).getByLabelText('System Prompt'), 'You are Zed.');
     await user.clear(within(dialog).getByLabelText('Max Tokens'));
     await user.clear(within(dialog).getByLabelText('Temperature'));
+    // 0 is a temperature like any other (it used to become 0.7).
     await user.type(within(dialog).getByLabelText('Temperature'), '0');
     await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const [put] = server.callsTo('PUT /api/config/agents/hr-agent');
-    expect(put.body).toMatchObject({ systemPrompt: 'You are Zed.', timeout: 30000, enabled: true, llmConfig: { model: 'gpt-4.1-mini', maxTokens: 2000, temperature: 0.7 } });
+    expect(put.body).toMatchObject({ systemPrompt: 'You are Zed.', timeout: 30000, enabled: true, llmConfig: { model: 'gpt-4.1-mini', maxTokens: 2000, temperature: 0 } });
+    expect(await screen.findByText('Employee Support Agent: configuration saved.')).toBeInTheDocument();
     expect(put.body.llmConfig).not.toHaveProperty('apiKey');
     const hr = screen.getByRole('listitem', { name: 'Employee Support Agent' });
     expect(within(hr).getByText('gpt-4.1-mini')).toBeInTheDocument();
@@ -139,23 +143,104 @@ describe('ConfigurationTab', () => {
     expect(console.error).toHaveBeenCalled();
   });
 
-  it("checks the agent with the server's contract before saving: temperature 5 says 'Temperature must be between 0 and 1' and sends nothing", async () => {
+  it("bounds the temperature to 0..1 in the field, in the contract's words without an internal path, and sends nothing", async () => {
     const server = fakeConfigServer();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user } = renderTab();
     const dialog = await openDialog(user);
-    await user.clear(within(dialog).getByLabelText('Temperature'));
-    await user.type(within(dialog).getByLabelText('Temperature'), '5');
+    const temperature = within(dialog).getByLabelText('Temperature');
+    await user.clear(temperature);
+    await user.type(temperature, '1.5');
+    expect(temperature).toHaveAttribute('aria-invalid', 'true');
+    expect(temperature).toHaveAccessibleDescription('Temperature must be between 0 and 1');
+    expect(within(dialog).queryByText(/llmConfig/)).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save Configuration' })).toBeDisabled();
     await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The configuration could not be saved: Temperature must be between 0 and 1');
     expect(server.callsTo('PUT /api/config/agents/hr-agent')).toEqual([]);
     await user.clear(within(dialog).getByLabelText('Timeout (ms)'));
     await user.type(within(dialog).getByLabelText('Timeout (ms)'), '50');
-    await user.clear(within(dialog).getByLabelText('Temperature'));
-    await user.type(within(dialog).getByLabelText('Temperature'), '0.4');
+    await user.clear(temperature);
+    await user.type(temperature, '0.4');
+    expect(temperature).not.toHaveAttribute('aria-invalid');
     await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Timeout (ms) must be a whole number from 100 to 3,600,000'));
     expect(server.callsTo('PUT /api/config/agents/hr-agent')).toEqual([]);
+  });
+
+  it('an emptied temperature is sent as null: the global Response Temperature applies', async () => {
+    const server = fakeConfigServer();
+    const { user } = renderTab();
+    const dialog = await openDialog(user);
+    await user.clear(within(dialog).getByLabelText('Temperature'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Configuration' }));
+    await waitFor(() => expect(server.callsTo('PUT /api/config/agents/hr-agent')).toHaveLength(1));
+    expect(server.callsTo('PUT /api/config/agents/hr-agent')[0].body.llmConfig.temperature).toBeNull();
+  });
+
+  it('Validate: warnings alone show in an amber box, not the green one', async () => {
+    const server = fakeConfigServer();
+    server.on('GET /api/config/validate', () => ok({ valid: true, problems: [{ severity: 'warning', field: 'llmConfig.maxTokens', agentId: 'hr-agent', message: 'max tokens 2000 is above the global max response length (500), which applies instead.' }], checkedAt: new Date().toISOString() }));
+    const { user } = renderTab();
+    await screen.findByRole('listitem', { name: 'Employee Support Agent' });
+    await user.click(screen.getByRole('button', { name: 'Validate Config' }));
+    const panel = await screen.findByRole('status', { name: 'Validation' });
+    expect(panel).toHaveClass('is-warning');
+    expect(panel).not.toHaveClass('is-valid');
+    expect(panel).toHaveTextContent('Warning');
+  });
+
+  it("'Add agent' creates one (name, vertical, provider), lists it and opens its Configure dialog", async () => {
+    const server = fakeConfigServer();
+    const { user } = renderTab();
+    await screen.findByRole('listitem', { name: 'Employee Support Agent' });
+    await user.click(screen.getByRole('button', { name: 'Add agent' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add an agent' });
+    await user.type(within(dialog).getByLabelText('Agent Name'), 'Billing Helper');
+    await user.selectOptions(within(dialog).getByLabelText('Vertical'), 'Customer Support');
+    await user.selectOptions(within(dialog).getByLabelText('Provider'), 'anthropic');
+    await user.click(within(dialog).getByRole('button', { name: 'Create agent' }));
+    expect(await screen.findByRole('dialog', { name: 'Configure Billing Helper' })).toBeInTheDocument();
+    expect(server.callsTo('POST /api/config/agents')[0].body).toEqual({ agentName: 'Billing Helper', vertical: 'customer-service', llmConfig: { provider: 'anthropic' } });
+    expect(screen.getByRole('listitem', { name: 'Billing Helper' })).toBeInTheDocument();
+    expect(screen.getByText('Billing Helper: agent created.')).toBeInTheDocument();
+  });
+
+  it("'Add agent' refused by the server shows its reason in the dialog", async () => {
+    const server = fakeConfigServer();
+    server.on('POST /api/config/agents', () => fail(409, 'conflict', 'Agent hr-agent already exists.'));
+    const { user } = renderTab();
+    await screen.findByRole('listitem', { name: 'Employee Support Agent' });
+    await user.click(screen.getByRole('button', { name: 'Add agent' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add an agent' });
+    await user.type(within(dialog).getByLabelText('Agent Name'), 'HR');
+    await user.click(within(dialog).getByRole('button', { name: 'Create agent' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The agent could not be created: Agent hr-agent already exists.');
+  });
+
+  it('Remove asks first, then deletes the agent and takes its card away; Cancel keeps it', async () => {
+    const server = fakeConfigServer();
+    const { user } = renderTab();
+    await screen.findByRole('listitem', { name: 'Sales Advisor Agent' });
+    await user.click(screen.getByRole('button', { name: 'Remove Sales Advisor Agent' }));
+    let dialog = screen.getByRole('dialog', { name: 'Remove agent?' });
+    expect(dialog).toHaveAccessibleDescription(/Sales Advisor Agent \(sales-agent\)/);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(server.callsTo('DELETE /api/config/agents/sales-agent')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Remove Sales Advisor Agent' }));
+    dialog = screen.getByRole('dialog', { name: 'Remove agent?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Sales Advisor Agent' })).not.toBeInTheDocument());
+    expect(server.callsTo('DELETE /api/config/agents/sales-agent')).toHaveLength(1);
+    expect(screen.getByText('Sales Advisor Agent: agent removed.')).toBeInTheDocument();
+  });
+
+  it("an agent of a switched-off vertical has an off dot that says why", async () => {
+    const server = fakeConfigServer();
+    server.state.global.verticals.hr = false;
+    renderTab();
+    const hr = await screen.findByRole('listitem', { name: 'Employee Support Agent' });
+    const dot = within(hr).getByRole('img', { name: 'Off: its vertical is switched off' });
+    expect(dot).toHaveClass('is-off');
   });
 
   it("refuses a max response length of 0 in the contract's words before saving the settings", async () => {
@@ -200,6 +285,46 @@ describe('ConfigurationTab', () => {
       expect(await within(dialog).findByText('Invalid')).toBeInTheDocument();
       expect(within(dialog).getByText('The provider refused the key (HTTP 401).')).toBeInTheDocument();
       expect(server.callsTo('POST /api/config/test-api-key')[0].body.apiKey).toBe('sk-typed-key-12345678');
+    });
+
+    it('the local provider needs no key: no key field, no Test button, no badge; the model resets to its default', async () => {
+      const server = fakeConfigServer();
+      const { user } = renderTab();
+      const dialog = await openDialog(user);
+      await user.selectOptions(within(dialog).getByLabelText('Provider'), 'local');
+      expect(within(dialog).getByText('The local provider runs on this server and needs no API key.')).toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: 'Test API key' })).not.toBeInTheDocument();
+      expect(within(dialog).queryByText(/^(Valid|Invalid)$/)).not.toBeInTheDocument();
+      expect(within(dialog).getByLabelText('Model')).toHaveValue('knowledge-responder');
+      expect(server.callsTo('POST /api/config/test-api-key')).toEqual([]);
+    });
+
+    it("switching provider clears the previous test's result and puts the new provider's default model", async () => {
+      const server = fakeConfigServer();
+      server.on('POST /api/config/test-api-key', () => ok({ isValid: true, reason: 'OpenAI accepted the key.' }));
+      const { user } = renderTab();
+      const dialog = await openDialog(user);
+      await user.click(within(dialog).getByRole('button', { name: 'Test API key' }));
+      expect(await within(dialog).findByText('Valid')).toBeInTheDocument();
+      await user.selectOptions(within(dialog).getByLabelText('Provider'), 'anthropic');
+      expect(within(dialog).queryByText('Valid')).not.toBeInTheDocument();
+      expect(within(dialog).queryByText('OpenAI accepted the key.')).not.toBeInTheDocument();
+      expect(within(dialog).getByLabelText('Model')).not.toHaveValue('gpt-4o-mini');
+      expect((within(dialog).getByLabelText('Model') as HTMLInputElement).value).toMatch(/^claude/);
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(within(screen.getByRole('listitem', { name: 'Employee Support Agent' })).queryByText(/^(Valid|Invalid)$/)).not.toBeInTheDocument();
+    });
+
+    it('the card does not show the result of a typed key that was never saved', async () => {
+      const server = fakeConfigServer();
+      server.on('POST /api/config/test-api-key', () => ok({ isValid: false, reason: 'The provider refused the key (HTTP 401).' }));
+      const { user } = renderTab();
+      const dialog = await openDialog(user);
+      await user.type(within(dialog).getByLabelText('API Key'), 'sk-typed-key-12345678');
+      await user.click(within(dialog).getByRole('button', { name: 'Test API key' }));
+      expect(await within(dialog).findByText('Invalid')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(within(screen.getByRole('listitem', { name: 'Employee Support Agent' })).queryByText('Invalid')).not.toBeInTheDocument();
     });
 
     it('a failed test call also gives Invalid', async () => {
@@ -266,14 +391,14 @@ describe('ConfigurationTab', () => {
     expect(screen.getByLabelText('Response Temperature')).toHaveValue(0.7);
     expect(screen.getByLabelText('Max Response Length')).toHaveValue(500);
     const language = screen.getByLabelText('Default Language');
-    expect(within(language).getAllByRole('option').map((o) => o.textContent)).toEqual(['English', 'Spanish', 'French', 'German']);
-    for (const name of ['Enable Customer Service', 'Enable HR Support', 'Enable Analytics']) expect(screen.getByRole('switch', { name })).toBeChecked();
+    expect(within(language).getAllByRole('option').map((o) => o.textContent)).toEqual(['English', 'Spanish', 'French', 'German', 'Chinese', 'Japanese', 'Korean', 'Hindi', 'Portuguese', 'Italian', 'Arabic']);
+    for (const name of ['Enable Customer Support', 'Enable Employee Support', 'Enable Analytics']) expect(screen.getByRole('switch', { name })).toBeChecked();
     expect(screen.getByRole('switch', { name: 'Debug Mode' })).not.toBeChecked();
 
     await user.selectOptions(language, 'fr');
     await user.clear(screen.getByLabelText('Max Response Length'));
     await user.type(screen.getByLabelText('Max Response Length'), '800');
-    await user.click(screen.getByRole('switch', { name: 'Enable HR Support' }));
+    await user.click(screen.getByRole('switch', { name: 'Enable Employee Support' }));
     await user.click(screen.getByRole('switch', { name: 'Enable Analytics' }));
     await user.click(screen.getByRole('switch', { name: 'Debug Mode' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));

@@ -1,3 +1,7 @@
+import { LANGUAGES } from '@shared/catalog/languages';
+import { ENABLED_VERTICAL_IDS } from '@shared/catalog/verticals';
+import { AGENT_VERTICAL_NAMES, verticalName } from '../../../lib/vertical-names';
+
 /**
  * Texts of the Configuration tab. Texts quoted by the product spec (section 2 "Configuration tab")
  * are copied exactly; the others are ours.
@@ -40,6 +44,26 @@ export const CONFIG = {
   },
   keyPlaceholderStored: (mask: string) => `${mask} (leave empty to keep)`,
   keyPlaceholderNone: 'Enter the API key',
+  addAgent: 'Add agent',
+  newAgentTitle: 'Add an agent',
+  newAgentDescription: 'Name it and choose its vertical and provider; the Configure dialog opens next for the key, model and prompt.',
+  create: 'Create agent',
+  creating: 'Creating...',
+  createFailed: (message: string) => `The agent could not be created: ${message}`,
+  created: (name: string) => `${name}: agent created.`,
+  remove: 'Remove',
+  removeLabel: (name: string) => `Remove ${name}`,
+  removeTitle: 'Remove agent?',
+  removeDescription: (name: string, id: string) => `${name} (${id}) and its stored API key will be deleted. Chats of its vertical go to another enabled agent of the vertical, or the universal agent.`,
+  removing: 'Removing...',
+  removed: (name: string) => `${name}: agent removed.`,
+  removeFailed: (message: string) => `The agent could not be removed: ${message}`,
+  keyNotNeeded: 'The local provider runs on this server and needs no API key.',
+  temperatureGlobal: 'Global',
+  temperatureGlobalValue: (value: number) => `Global (${value})`,
+  temperatureHint: 'Empty: the global Response Temperature applies. 0 to 1.',
+  saved: (name: string) => `${name}: configuration saved.`,
+  verticalOff: 'Off: its vertical is switched off',
   testKey: 'Test',
   testKeyLabel: 'Test API key',
   testingKey: 'Testing API key',
@@ -48,13 +72,8 @@ export const CONFIG = {
   saving: 'Saving...',
   close: 'Close',
   saveFailed: (message: string) => `The configuration could not be saved: ${message}`,
-  verticals: {
-    universal: 'Universal',
-    'customer-service': 'Customer Service',
-    hr: 'HR',
-    legal: 'Legal',
-    sales: 'Sales',
-  } as Record<string, string>,
+  /** The catalog's names, as the chat page shows them. */
+  verticals: AGENT_VERTICAL_NAMES as Record<string, string>,
   validation: {
     title: 'Validation',
     ok: 'No problems found.',
@@ -68,21 +87,18 @@ export const CONFIG = {
     temperature: 'Response Temperature',
     maxLength: 'Max Response Length',
     language: 'Default Language',
-    languages: [
-      { code: 'en', name: 'English' },
-      { code: 'es', name: 'Spanish' },
-      { code: 'fr', name: 'French' },
-      { code: 'de', name: 'German' },
-    ],
+    /** The 11 languages the chat page offers. */
+    languages: LANGUAGES.map(({ code, name }) => ({ code, name })),
+  },
+  limits: {
+    title: 'Chat Rate Limits',
+    hint: 'Over a limit a message is refused with a wait time (the chat page counts it down). Per minute and per hour are sliding windows; every server counts together.',
+    save: 'Save limits',
+    saved: 'Limits saved',
   },
   security: {
     title: 'Security & System Settings',
-    verticalToggles: [
-      { id: 'customer-service', label: 'Enable Customer Service' },
-      { id: 'hr', label: 'Enable HR Support' },
-      { id: 'legal', label: 'Enable Legal Advisor' },
-      { id: 'sales', label: 'Enable Sales Advisor' },
-    ] as const,
+    verticalToggles: ENABLED_VERTICAL_IDS.map((id) => ({ id, label: `Enable ${verticalName(id)}` })),
     analytics: 'Enable Analytics',
     debug: 'Debug Mode',
     retention: 'Keep conversations (days)',

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failingFileReader, gatedFileReader } from './testing/file-reader';
 import { deferred, fakeKnowledgeServer, makeAttachment, makeKnowledgeItem, ok } from './testing/fake-knowledge-server';
-import { pngFile, renderTab, textFile } from './testing/render-tab';
+import { expectNotice, noticeTexts, pngFile, renderTab, textFile } from './testing/render-tab';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -65,23 +65,22 @@ describe('supporting documents', () => {
 
   it.each(['manual.pdf', 'letter.doc', 'letter.docx', 'budget.xls', 'budget.xlsx'])("refuses %s with the 'not yet supported' message", async (name) => {
     fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await openNew(user);
     await user.upload(addInput(), new File(['%PDF-1.4 or PK...'], name));
-    expect(alert).toHaveBeenCalledWith(`"${name}": PDF, DOC, DOCX and Excel attachments are not yet supported.`);
+    await expectNotice(`"${name}": PDF, DOC, DOCX and Excel attachments are not yet supported.`);
     expect(screen.getByText('No supporting documents yet.')).toBeInTheDocument();
   });
 
   it('refuses other types, and files over 10MB with a clear message, while keeping the acceptable ones of the same drop', async () => {
     fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await openNew(user);
     const limit = 10 * 1024 * 1024;
     await user.upload(addInput(), [new File(['GIF89a'], 'clip.gif'), new File([new Uint8Array(limit + 1)], 'huge.txt'), new File([new Uint8Array(limit)], 'exactly-10mb.txt'), textFile('ok.txt', 'fine')]);
-    expect(alert).toHaveBeenCalledTimes(1);
-    expect(alert).toHaveBeenCalledWith(
+    expect(noticeTexts()).toEqual([
       '"clip.gif" is not a supported type. Use .txt, .json, .png, .jpg or .jpeg files.\n"huge.txt" is larger than 10MB, the limit for each file.',
-    );
+    ]);
     const list = await screen.findByRole('list', { name: 'Supporting Documents' });
     expect(await within(list).findByRole('listitem', { name: 'exactly-10mb.txt' })).toHaveTextContent('10 MB');
     expect(within(list).getByRole('listitem', { name: 'ok.txt' })).toBeInTheDocument();
@@ -104,11 +103,11 @@ describe('supporting documents', () => {
   it('a file that cannot be read shows the upload failure alert', async () => {
     fakeKnowledgeServer();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await openNew(user);
     vi.stubGlobal('FileReader', failingFileReader());
     await user.upload(addInput(), textFile('a.txt', 'alpha'));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to upload file. Please try again.'));
+    await expectNotice('Failed to upload file. Please try again.');
     expect(screen.getByText('No supporting documents yet.')).toBeInTheDocument();
   });
 

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from './KnowledgeTab';
 import { deferred, fail, fakeKnowledgeServer, makeAttachment, makeKnowledgeItem } from './testing/fake-knowledge-server';
-import { renderTab } from './testing/render-tab';
+import { expectNotice, noticeTexts, renderTab } from './testing/render-tab';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -36,7 +36,7 @@ describe('KnowledgeTab: the list panel', () => {
     expect(screen.getByRole('searchbox', { name: 'Search knowledge' })).toHaveAttribute('placeholder', 'Search knowledge...');
     const filter = screen.getByRole('combobox', { name: 'Filter by vertical' });
     expect(filter).toHaveValue('all');
-    expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Verticals', 'Customer Service', 'HR', 'Legal', 'Sales']);
+    expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Verticals', 'Customer Support', 'Employee Support', 'Legal Advisor', 'Sales Advisor']);
     expect(screen.getByRole('region', { name: 'Quick Upload Document' })).toHaveTextContent('TXT, JSON, PDF');
     expect(screen.getByText(placeholder)).toBeInTheDocument();
     await screen.findByRole('list', { name: 'Knowledge Items' });
@@ -50,13 +50,13 @@ describe('KnowledgeTab: the list panel', () => {
     await screen.findByRole('list', { name: 'Knowledge Items' });
     const warranty = row('Warranty claims');
     expect(warranty).toHaveTextContent('Every Zentrix blender has a two year warranty covering motor failure.');
-    expect(within(warranty).getByText('Customer Service')).toBeInTheDocument();
+    expect(within(warranty).getByText('Customer Support')).toBeInTheDocument();
     expect(within(warranty).getByText('warranty')).toBeInTheDocument();
     expect(within(warranty).getByText('blender')).toBeInTheDocument();
     expect(within(warranty).queryByText('motor')).not.toBeInTheDocument();
     expect(within(warranty).getByRole('img', { name: 'Has supporting documents' })).toBeInTheDocument();
     const dental = row('Dental plan');
-    expect(within(dental).getByText('HR')).toBeInTheDocument();
+    expect(within(dental).getByText('Employee Support')).toBeInTheDocument();
     expect(within(dental).queryByRole('img', { name: 'Has supporting documents' })).not.toBeInTheDocument();
   });
 
@@ -64,7 +64,7 @@ describe('KnowledgeTab: the list panel', () => {
     const server = fakeKnowledgeServer(seed());
     const { user } = renderTab();
     await screen.findByRole('list', { name: 'Knowledge Items' });
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'hr');
     await waitFor(() => expect(within(list()).queryByRole('button', { name: /Warranty claims/ })).not.toBeInTheDocument());
     expect(row('Dental plan')).toBeInTheDocument();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'All Verticals');
@@ -115,10 +115,10 @@ describe('KnowledgeTab: the list panel', () => {
 });
 
 describe('KnowledgeTab: the editor', () => {
-  it("the plus button opens a blank 'New Knowledge Item' (vertical Customer Service, whatever the filter) without Delete", async () => {
+  it("the plus button opens a blank 'New Knowledge Item' (vertical Customer Support, whatever the filter) without Delete", async () => {
     fakeKnowledgeServer(seed());
     const { user } = renderTab();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'hr');
     await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
     expect(screen.getByRole('heading', { name: 'New Knowledge Item' })).toBeInTheDocument();
     expect(screen.queryByText(placeholder)).not.toBeInTheDocument();
@@ -129,7 +129,7 @@ describe('KnowledgeTab: the editor', () => {
     expect(content).toHaveAttribute('rows', '8');
     const vertical = screen.getByLabelText('Vertical');
     expect(vertical).toHaveValue('customer-service');
-    expect(within(vertical).getAllByRole('option').map((o) => o.textContent)).toEqual(['Customer Service', 'HR', 'Legal', 'Sales']);
+    expect(within(vertical).getAllByRole('option').map((o) => o.textContent)).toEqual(['Customer Support', 'Employee Support', 'Legal Advisor', 'Sales Advisor']);
     expect(screen.getByLabelText('Category')).toHaveValue('');
     expect(screen.getByLabelText('Tags')).toHaveValue('');
     expect(screen.getByRole('heading', { name: 'Supporting Documents' })).toBeInTheDocument();
@@ -163,7 +163,7 @@ describe('KnowledgeTab: the editor', () => {
     await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
     await user.type(screen.getByLabelText('Title'), 'Parental leave');
     await user.type(screen.getByLabelText('Content'), 'Sixteen weeks of paid leave.');
-    await user.selectOptions(screen.getByLabelText('Vertical'), 'HR');
+    await user.selectOptions(screen.getByLabelText('Vertical'), 'hr');
     await user.type(screen.getByLabelText('Category'), 'Benefits');
     await user.type(screen.getByLabelText('Tags'), ' leave, , parents ,benefits ,');
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -179,28 +179,28 @@ describe('KnowledgeTab: the editor', () => {
   it('Save has no client-side required fields: an empty item is sent, and the refusal shows the save alert', async () => {
     const server = fakeKnowledgeServer(seed());
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to save knowledge item. Please try again.'));
+    await expectNotice('Failed to save knowledge item. Please try again.\nTitle is required');
     expect(server.callsTo('POST /api/knowledge')[0].body).toEqual({ title: '', content: '', category: '', vertical: 'customer-service', tags: [], attachments: [] });
     expect(screen.getByRole('heading', { name: 'New Knowledge Item' })).toBeInTheDocument();
     expect(error).toHaveBeenCalled();
     // The server's reason is what the user reads, above the fields.
-    expect(await screen.findByRole('alert')).toHaveTextContent('Title is required');
+    expect(within(screen.getByRole('form')).getByRole('alert')).toHaveTextContent('Title is required');
   });
 
   it("checks the item with the server's contract before sending: a 201-character title is refused in the contract's words, nothing is sent", async () => {
     const server = fakeKnowledgeServer(seed());
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
     await user.click(screen.getByLabelText('Title'));
     await user.paste('x'.repeat(201));
     await user.type(screen.getByLabelText('Tags'), 'a,b');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to save knowledge item. Please try again.'));
-    expect(screen.getByRole('alert')).toHaveTextContent('Title must be at most 200 characters');
+    await expectNotice('Failed to save knowledge item. Please try again.\nTitle must be at most 200 characters');
+    expect(within(screen.getByRole('form')).getByRole('alert')).toHaveTextContent('Title must be at most 200 characters');
     expect(server.callsTo('POST /api/knowledge')).toEqual([]);
     // Fixed, it saves, and the reason goes away with the editor.
     await user.clear(screen.getByLabelText('Title'));
@@ -243,55 +243,112 @@ describe('KnowledgeTab: the editor', () => {
     const server = fakeKnowledgeServer(seed());
     server.on('PUT /api/knowledge/dental', () => 'network-error');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
     await user.type(screen.getByLabelText('Title'), ' 2026');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to save knowledge item. Please try again.'));
+    await expectNotice('Failed to save knowledge item. Please try again.');
     expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
     expect(screen.getByLabelText('Title')).toHaveValue('Dental plan 2026');
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
 
-  it('Delete removes the item, reloads the list and closes the editor', async () => {
+  it('Delete asks first in an in-page dialog; Cancel keeps the item and sends nothing', async () => {
     const server = fakeKnowledgeServer(seed());
-    const { user } = renderTab();
+    const confirm = vi.spyOn(window, 'confirm');
+    const { user } = renderTab({ undoDeleteMs: 50 });
     await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete knowledge item?' });
+    expect(dialog).toHaveAccessibleDescription(/"Dental plan" will be removed/);
+    // The safe choice has the focus.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(0);
+    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it('a confirmed delete hides the item and closes the editor at once, and is sent once the undo window has passed', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user } = renderTab({ undoDeleteMs: 300 });
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await screen.findByText(placeholder);
-    expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(1);
-    await waitFor(() => expect(within(list()).queryByRole('button', { name: /Dental plan/ })).not.toBeInTheDocument());
+    expect(within(list()).queryByRole('button', { name: /Dental plan/ })).not.toBeInTheDocument();
+    const notice = await expectNotice('Deleted "Dental plan".');
+    expect(within(notice).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(0);
+    await waitFor(() => expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(1));
+    await waitFor(() => expect(noticeTexts()).toEqual([]));
+    expect(within(list()).queryByRole('button', { name: /Dental plan/ })).not.toBeInTheDocument();
     expect(row('Warranty claims')).toBeInTheDocument();
   });
 
-  it("a failed delete shows the alert and keeps the item open; 'Deleting...' while it runs", async () => {
+  it('Undo within the window brings the item back and nothing is deleted', async () => {
     const server = fakeKnowledgeServer(seed());
-    const pending = deferred(fail(500, 'internal_error', 'Database is locked.'));
-    server.on('DELETE /api/knowledge/dental', pending.handler);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab({ undoDeleteMs: 400 });
     await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('button', { name: 'Deleting...' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
-    pending.release();
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to delete knowledge item. Please try again.'));
-    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
-    expect(row('Dental plan')).toBeInTheDocument();
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    const notice = await expectNotice('Deleted "Dental plan".');
+    await user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(await within(list()).findByRole('button', { name: /Dental plan/ })).toBeInTheDocument();
+    await expectNotice('Restored "Dental plan".');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(0);
   });
 
-  it('a delete that finishes after another item was opened leaves that editor open', async () => {
+  it("a failed delete brings the item back with the spec's alert in an in-page notice", async () => {
     const server = fakeKnowledgeServer(seed());
-    const pending = deferred({ status: 200, body: { success: true, data: { id: 'dental' } } });
-    server.on('DELETE /api/knowledge/dental', pending.handler);
-    const { user } = renderTab();
+    server.on('DELETE /api/knowledge/dental', () => fail(500, 'internal_error', 'Database is locked.'));
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user } = renderTab({ undoDeleteMs: 20 });
     await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    // A 500 gives no reason worth showing: the spec's text alone.
+    const notice = await expectNotice('Failed to delete knowledge item. Please try again.');
+    expect(notice).toHaveAttribute('role', 'alert');
+    expect(await within(list()).findByRole('button', { name: /Dental plan/ })).toBeInTheDocument();
+  });
+
+  it('leaving the tab during the undo window still deletes the item', async () => {
+    const server = fakeKnowledgeServer(seed());
+    const { user, unmount } = renderTab({ undoDeleteMs: 60_000 });
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await expectNotice('Deleted "Dental plan".');
+    unmount();
+    await waitFor(() => expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(1));
+  });
+
+  it('opening an item brings the editor into view when it is below the fold (a phone), and leaves the page alone when it is visible', async () => {
+    fakeKnowledgeServer(seed());
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    Element.prototype.scrollIntoView = scrollIntoView;
+    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect');
+    // Stacked layout: the editor starts 1,190 px down a 844 px screen.
+    rect.mockImplementation(function (this: HTMLElement) {
+      return { top: this.classList.contains('kb-main') ? 1190 : 0, bottom: 0, left: 0, right: 0, width: 0, height: 0, x: 0, y: 0, toJSON: () => ({}) } as DOMRect;
+    });
+    vi.stubGlobal('innerHeight', 844);
+    const { user } = renderTab();
+    await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
+    await waitFor(() => expect(scrollIntoView).toHaveBeenCalledTimes(1));
+    expect(scrolled[0]).toHaveClass('kb-main');
+    // Side by side: the editor is in view, nothing scrolls.
+    rect.mockImplementation(() => ({ top: 120, bottom: 0, left: 0, right: 0, width: 0, height: 0, x: 0, y: 0, toJSON: () => ({}) }) as DOMRect);
     await user.click(row('Warranty claims'));
-    pending.release();
-    await waitFor(() => expect(server.listQueries().length).toBeGreaterThan(1));
-    expect(screen.getByRole('heading', { name: 'Edit Knowledge Item' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Title')).toHaveValue('Warranty claims');
+    await screen.findByDisplayValue('Warranty claims');
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
   });
 
   it('the close button closes the editor without saving', async () => {
@@ -313,7 +370,7 @@ describe('KnowledgeTab: jurisdiction-scoped legal items', () => {
     await user.click(screen.getByRole('button', { name: 'New knowledge item' }));
     expect(screen.queryByLabelText('Jurisdiction')).not.toBeInTheDocument();
     await user.type(screen.getByLabelText('Title'), 'Security deposits in California');
-    await user.selectOptions(screen.getByLabelText('Vertical'), 'Legal');
+    await user.selectOptions(screen.getByLabelText('Vertical'), 'legal');
     const jurisdiction = screen.getByLabelText('Jurisdiction');
     expect(jurisdiction).toHaveValue('');
     expect(within(jurisdiction).getAllByRole('option')[0]).toHaveTextContent('None (general information)');
@@ -338,7 +395,7 @@ describe('KnowledgeTab: jurisdiction-scoped legal items', () => {
     expect(within(row('Deposits in Texas')).getByText('US · Texas')).toBeInTheDocument();
     expect(screen.getByLabelText('Jurisdiction')).toHaveValue('US');
     expect(screen.getByLabelText('State')).toHaveValue('Texas');
-    await user.selectOptions(screen.getByLabelText('Vertical'), 'HR');
+    await user.selectOptions(screen.getByLabelText('Vertical'), 'hr');
     expect(screen.queryByLabelText('Jurisdiction')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText(placeholder);
@@ -353,7 +410,7 @@ describe('KnowledgeTab: jurisdiction-scoped legal items', () => {
     const { user } = renderTab();
     await screen.findByRole('list', { name: 'Knowledge Items' });
     expect(screen.queryByRole('combobox', { name: 'Filter by jurisdiction' })).not.toBeInTheDocument();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'Legal');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'legal');
     const filter = screen.getByRole('combobox', { name: 'Filter by jurisdiction' });
     await user.selectOptions(filter, 'US');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by sub-region' }), 'California');
@@ -369,7 +426,7 @@ describe('KnowledgeTab: jurisdiction-scoped legal items', () => {
       ]),
     );
     // Another vertical: the jurisdiction filter no longer applies.
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'hr');
     await waitFor(() => expect(server.listQueries().at(-1)).toEqual({ vertical: 'hr' }));
   });
 });

@@ -6,7 +6,7 @@ import { failingFileReader } from './testing/file-reader';
 import { deferred, fail, fakeKnowledgeServer, makeKnowledgeItem, ok } from './testing/fake-knowledge-server';
 import { loadLegacyPdfJs } from './testing/legacy-pdfjs';
 import { makePdf } from './testing/make-pdf';
-import { renderTab, textFile } from './testing/render-tab';
+import { expectNotice, noticeTexts, renderTab, textFile } from './testing/render-tab';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -15,6 +15,11 @@ afterEach(() => {
 
 const input = () => within(screen.getByRole('region', { name: 'Quick Upload Document' })).getByLabelText('Upload a TXT, JSON or PDF document');
 const pdfFile = (name: string, pages: string[][]) => new File([makePdf(pages)], name, { type: 'application/pdf' });
+/** The review step: waits for it, optionally edits it, then creates. */
+async function confirmReview(user: ReturnType<typeof renderTab>['user'], button: string | RegExp = 'Create item') {
+  const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
+  await user.click(within(dialog).getByRole('button', { name: button }));
+}
 
 describe('quick upload', () => {
   it('offers TXT, JSON and PDF', () => {
@@ -24,38 +29,101 @@ describe('quick upload', () => {
     expect(input()).not.toHaveAttribute('multiple');
   });
 
-  it("creates an item from a .txt file: title without extension, category 'Uploaded', customer-service for All Verticals, tags uploaded + document; then the success alert and a reload", async () => {
+  it("a .txt file opens the review first (nothing created yet): vertical, a prettified title and category 'Uploaded' prefilled; created on confirm, then the success alert and a reload", async () => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await screen.findByText('No knowledge items found.');
-    await user.upload(input(), textFile('Return policy.v2.txt', 'Unused items can be returned within 30 days.'));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Successfully uploaded: Return policy.v2.txt'));
+    await user.upload(input(), textFile('return-policy_v2.txt', 'Unused items can be returned within 30 days.'));
+    const dialog = await screen.findByRole('dialog', { name: 'Review upload: return-policy_v2.txt' });
+    expect(within(dialog).getByLabelText('Vertical')).toHaveValue('customer-service');
+    expect(within(dialog).getByLabelText('Title')).toHaveValue('Return policy v2');
+    expect(within(dialog).getByLabelText('Category')).toHaveValue('Uploaded');
+    expect(within(dialog).getByText('Unused items can be returned within 30 days.')).toBeInTheDocument();
+    expect(server.callsTo('POST /api/knowledge')).toEqual([]);
+    await user.selectOptions(within(dialog).getByLabelText('Vertical'), 'hr');
+    await user.clear(within(dialog).getByLabelText('Title'));
+    await user.type(within(dialog).getByLabelText('Title'), 'Returns');
+    await user.clear(within(dialog).getByLabelText('Category'));
+    await user.type(within(dialog).getByLabelText('Category'), 'Policies');
+    await user.click(within(dialog).getByRole('button', { name: 'Create item' }));
+    await expectNotice('Successfully uploaded: return-policy_v2.txt');
     expect(server.callsTo('POST /api/knowledge').map((c) => c.body)).toEqual([
-      { title: 'Return policy.v2', content: 'Unused items can be returned within 30 days.', category: 'Uploaded', vertical: 'customer-service', tags: ['uploaded', 'document'], attachments: [] },
+      { title: 'Returns', content: 'Unused items can be returned within 30 days.', category: 'Policies', vertical: 'hr', tags: ['uploaded', 'document'], attachments: [] },
     ]);
-    expect(await screen.findByRole('button', { name: /Return policy\.v2/ })).toBeInTheDocument();
-    expect(alert).toHaveBeenCalledTimes(1);
+    expect(await screen.findByRole('button', { name: /Returns/ })).toBeInTheDocument();
+    expect(noticeTexts()).toHaveLength(1);
   });
 
-  it('puts the item in the filtered vertical, and takes .JSON in any case', async () => {
+  it('Cancel in the review creates nothing', async () => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'Sales');
-    const json = '{"objection": "too expensive", "answer": "compare total cost"}';
+    const { user } = renderTab();
+    await user.upload(input(), textFile('notes.txt', 'hello'));
+    await confirmReview(user, 'Cancel');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(server.callsTo('POST /api/knowledge')).toEqual([]);
+  });
+
+  it("a JSON object's fields become the item's fields (others as labelled lines, never raw JSON); the filtered vertical when it has none; .JSON in any case", async () => {
+    const server = fakeKnowledgeServer();
+    const { user } = renderTab();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'sales');
+    const json = '{"title": "Too expensive", "answer": "Compare the total cost over three years.", "category": "Objections", "tags": ["price"], "priority": "high"}';
     await user.upload(input(), textFile('OBJECTIONS.JSON', json, 'application/json'));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Successfully uploaded: OBJECTIONS.JSON'));
-    expect(server.callsTo('POST /api/knowledge')[0].body).toMatchObject({ title: 'OBJECTIONS', content: json, vertical: 'sales', tags: ['uploaded', 'document'] });
+    await confirmReview(user);
+    await expectNotice('Successfully uploaded: OBJECTIONS.JSON');
+    expect(server.callsTo('POST /api/knowledge')[0].body).toEqual({
+      title: 'Too expensive',
+      content: 'Compare the total cost over three years.\nPriority: high',
+      category: 'Objections',
+      vertical: 'sales',
+      tags: ['price'],
+      attachments: [],
+    });
   });
 
-  it("parses a PDF in the browser: each page's text joined by spaces, pages by newlines; tags add 'pdf'", async () => {
+  it('a JSON array becomes one item per element, previewed in a table before any is created', async () => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'HR');
+    const { user } = renderTab();
+    const json = JSON.stringify([
+      { title: 'Dental plan', content: 'Two check-ups a year.', vertical: 'hr', category: 'Benefits' },
+      { question: 'Where is the office?', answer: 'Floor two.' },
+      { title: 'Refunds', body: 'Within 30 days.', tags: 'refund, money' },
+    ]);
+    await user.upload(input(), textFile('faq.json', json, 'application/json'));
+    const dialog = await screen.findByRole('dialog', { name: 'Review upload: faq.json' });
+    const rows = within(within(dialog).getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(['Dental plan', 'Where is the office?', 'Refunds']);
+    expect(rows[0]).toHaveTextContent('Employee Support');
+    expect(server.callsTo('POST /api/knowledge')).toEqual([]);
+    await user.selectOptions(within(dialog).getByLabelText('Vertical'), 'sales');
+    await user.click(within(dialog).getByRole('button', { name: 'Create 3 items' }));
+    await expectNotice('Successfully uploaded: faq.json\n3 items created.');
+    expect(server.callsTo('POST /api/knowledge').map((c) => c.body)).toEqual([
+      { title: 'Dental plan', content: 'Two check-ups a year.', category: 'Benefits', vertical: 'hr', tags: ['uploaded', 'document'], attachments: [] },
+      { title: 'Where is the office?', content: 'Floor two.', category: 'Uploaded', vertical: 'sales', tags: ['uploaded', 'document'], attachments: [] },
+      { title: 'Refunds', content: 'Within 30 days.', category: 'Uploaded', vertical: 'sales', tags: ['refund', 'money'], attachments: [] },
+    ]);
+  });
+
+  it('a file that is not valid JSON gets the upload failure alert with the reason, and nothing is created', async () => {
+    const server = fakeKnowledgeServer();
+    const { user } = renderTab();
+    await user.upload(input(), textFile('broken.json', '{"title": ', 'application/json'));
+    await waitFor(() => expect(noticeTexts()[0]).toMatch(/^Failed to upload file\. Please try again\.\nThe file is not valid JSON/));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(server.callsTo('POST /api/knowledge')).toEqual([]);
+  });
+
+  it("parses a PDF in the browser: a line per line, a blank line between pages; tags add 'pdf'", async () => {
+    const server = fakeKnowledgeServer();
+    const { user } = renderTab();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by vertical' }), 'hr');
     await user.upload(input(), pdfFile('Employee Handbook.PDF', [['Welcome aboard', 'Coffee on floor two'], ['Twenty five vacation days'], ['Receipts within thirty days']]));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Successfully uploaded and parsed PDF: Employee Handbook.PDF'), { timeout: 5000 });
+    await confirmReview(user);
+    await expectNotice('Successfully uploaded and parsed PDF: Employee Handbook.PDF', { timeout: 5000 });
     expect(server.callsTo('POST /api/knowledge')[0].body).toEqual({
       title: 'Employee Handbook',
-      content: 'Welcome aboard Coffee on floor two\nTwenty five vacation days\nReceipts within thirty days',
+      content: 'Welcome aboard\nCoffee on floor two\n\nTwenty five vacation days\n\nReceipts within thirty days',
       category: 'Uploaded',
       vertical: 'hr',
       tags: ['uploaded', 'document', 'pdf'],
@@ -70,10 +138,10 @@ describe('quick upload', () => {
     ['letter.doc', 'Word'],
   ])('refuses %s: not yet supported, suggests copy-paste, plain text or CSV-to-text, lists TXT, JSON, PDF', async (name, kind) => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.upload(input(), new File(['PK\u0003\u0004'], name));
-    await waitFor(() => expect(alert).toHaveBeenCalledTimes(1));
-    const message = alert.mock.calls[0][0] as string;
+    await waitFor(() => expect(noticeTexts()).toHaveLength(1));
+    const message = noticeTexts()[0];
     expect(message).toMatch(new RegExp(`^${kind} files are not yet supported\\.`));
     expect(message).toContain('Copy and paste the content');
     expect(message).toContain('Convert the file to plain text (.txt)');
@@ -84,9 +152,9 @@ describe('quick upload', () => {
 
   it('refuses other types with the supported formats', async () => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.upload(input(), new File(['x'], 'photo.png', { type: 'image/png' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('"photo.png" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF'));
+    await expectNotice('"photo.png" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF');
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
@@ -96,68 +164,70 @@ describe('quick upload', () => {
     ['blank.json', '\n\n'],
   ])("%s gets 'The file appears to be empty or could not be read.'", async (name, text) => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.upload(input(), textFile(name, text));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('The file appears to be empty or could not be read.'));
+    await expectNotice('The file appears to be empty or could not be read.');
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
   it('a text file that cannot be read gets the same alert', async () => {
     const server = fakeKnowledgeServer();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     vi.stubGlobal('FileReader', failingFileReader());
     await user.upload(input(), textFile('notes.txt', 'hello'));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('The file appears to be empty or could not be read.'));
+    await expectNotice('The file appears to be empty or could not be read.');
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
   it("a PDF without extractable text gets 'The PDF appears to be empty or contains no extractable text.'", async () => {
     const server = fakeKnowledgeServer();
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.upload(input(), pdfFile('scan.pdf', [[], []]));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('The PDF appears to be empty or contains no extractable text.'), { timeout: 5000 });
+    await expectNotice('The PDF appears to be empty or contains no extractable text.', { timeout: 5000 });
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
   it('a corrupted PDF gets the parse failure alert', async () => {
     const server = fakeKnowledgeServer();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.upload(input(), new File(['%PDF-1.4 garbage that ends abruptly'], 'broken.pdf', { type: 'application/pdf' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to parse PDF file. The file may be corrupted or contain only images.'), { timeout: 5000 });
+    await expectNotice('Failed to parse PDF file. The file may be corrupted or contain only images.', { timeout: 5000 });
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
   it("a PDF that cannot be read gets 'Failed to read PDF file.'", async () => {
     const server = fakeKnowledgeServer();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     vi.stubGlobal('FileReader', failingFileReader());
     await user.upload(input(), pdfFile('handbook.pdf', [['text']]));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to read PDF file.'));
+    await expectNotice('Failed to read PDF file.');
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
   it('the PDF reader failing to load gets the upload failure alert', async () => {
     fakeKnowledgeServer();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab({ loadPdfJs: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')) });
+    const { user } = renderTab({ loadPdfJs: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')) });
     await user.upload(input(), pdfFile('handbook.pdf', [['text']]));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to upload file. Please try again.'));
+    await expectNotice('Failed to upload file. Please try again.');
   });
 
-  it('a refused create gets the upload failure alert', async () => {
+  it("a refused create gets the upload failure alert, word for word, with the server's reason under it", async () => {
     const server = fakeKnowledgeServer();
     server.on('POST /api/knowledge', () => fail(413, 'payload_too_large', 'content is larger than 1 MB'));
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, alert } = renderTab();
+    const { user } = renderTab();
     await user.upload(input(), textFile('notes.txt', 'hello'));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to upload file. Please try again.'));
-    expect(alert).toHaveBeenCalledTimes(1);
+    await confirmReview(user);
+    const notice = await expectNotice('Failed to upload file. Please try again.\ncontent is larger than 1 MB');
+    expect(notice).toHaveAttribute('role', 'alert');
+    expect(noticeTexts()).toHaveLength(1);
   });
 
-  it('shows progress while reading, loading the PDF reader, parsing each page and saving, with the drop area disabled; it goes away before the alert', async () => {
+  it('shows progress while reading, loading the PDF reader, parsing each page and saving, with the drop area disabled; it goes away with the outcome notice', async () => {
     const server = fakeKnowledgeServer();
     let releaseReader!: () => void;
     const readerGate = new Promise<void>((resolve) => (releaseReader = resolve));
@@ -181,11 +251,10 @@ describe('quick upload', () => {
     };
     const saving = deferred(ok(makeKnowledgeItem({ title: 'handbook' }), 201));
     server.on('POST /api/knowledge', saving.handler);
-    const { user, alert } = renderTab({ loadPdfJs });
-    alert.mockImplementation(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
+    const { user } = renderTab({ loadPdfJs });
     const shown = new Set<string>();
     const observer = new MutationObserver(() => {
-      const status = document.querySelector('[role="status"]');
+      const status = document.querySelector('.kb-progress[role="status"]');
       if (status?.textContent) shown.add(status.textContent);
     });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -195,9 +264,11 @@ describe('quick upload', () => {
     expect(input()).toBeDisabled();
     expect(screen.getByText('Uploading...')).toBeInTheDocument();
     releaseReader();
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Saving handbook.pdf...'), { timeout: 5000 });
+    await confirmReview(user);
+    await waitFor(() => expect(document.querySelector('.kb-progress[role="status"]')).toHaveTextContent('Saving handbook.pdf...'), { timeout: 5000 });
     saving.release();
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('Successfully uploaded and parsed PDF: handbook.pdf'));
+    await expectNotice('Successfully uploaded and parsed PDF: handbook.pdf');
+    expect(document.querySelector('.kb-progress')).toBeNull();
     expect(input()).toBeEnabled();
     observer.disconnect();
     expect([...shown]).toEqual(['Reading handbook.pdf...', 'Loading the PDF reader...', 'Reading page 1 of 2...', 'Reading page 2 of 2...', 'Saving handbook.pdf...']);

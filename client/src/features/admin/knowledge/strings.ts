@@ -1,3 +1,6 @@
+import { KNOWLEDGE_VERTICAL_IDS } from '@shared/catalog/verticals';
+import { verticalName } from '../../../lib/vertical-names';
+
 /**
  * Texts of the Knowledge Base tab. Texts quoted by the product spec (sections 2 "Knowledge Base
  * tab", 5 "Knowledge" and 8 "Admin") are copied exactly; the others are ours.
@@ -71,6 +74,17 @@ export const KNOWLEDGE = {
     loadingParser: 'Loading the PDF reader...',
     parsing: (page: number, pages: number) => `Reading page ${page} of ${pages}...`,
     saving: (name: string) => `Saving ${name}...`,
+    reviewTitle: (name: string) => `Review upload: ${name}`,
+    reviewOne: 'Check the vertical, title and category before the item is created.',
+    reviewMany: (count: number) => `The file holds ${count} items. Check them before they are created; the vertical and category below apply to items that do not set their own.`,
+    itemsLabel: 'Items to create',
+    contentPreview: 'Content preview',
+    create: 'Create item',
+    createMany: (count: number) => `Create ${count} items`,
+    cancel: 'Cancel',
+    createdMany: (count: number) => `${count} items created.`,
+    createdSome: (created: number, total: number) => `${created} of ${total} items were created.`,
+    columns: { title: 'Title', vertical: 'Vertical', category: 'Category', content: 'Content' },
     officeNotSupported: (kind: 'Excel' | 'Word') =>
       `${kind} files are not yet supported. Please:\n` +
       '1. Copy and paste the content into a new knowledge item, or\n' +
@@ -79,6 +93,18 @@ export const KNOWLEDGE = {
       'Supported formats: TXT, JSON, PDF',
     unsupported: (name: string) => `"${name}" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF`,
   },
+
+  confirmDelete: {
+    title: 'Delete knowledge item?',
+    description: (title: string) => `"${title || 'Untitled'}" will be removed from the knowledge base. You can undo it for a few seconds.`,
+    confirm: 'Delete',
+    cancel: 'Cancel',
+  },
+  deleted: (title: string) => `Deleted "${title || 'Untitled'}".`,
+  undo: 'Undo',
+  restored: (title: string) => `Restored "${title || 'Untitled'}".`,
+  notices: 'Notifications',
+  dismiss: 'Dismiss',
 
   alerts: {
     saveFailed: 'Failed to save knowledge item. Please try again.',
@@ -93,10 +119,5 @@ export const KNOWLEDGE = {
   },
 
   /** Labels of the verticals a knowledge item may belong to (every enabled vertical). */
-  verticals: {
-    'customer-service': 'Customer Service',
-    hr: 'HR',
-    legal: 'Legal',
-    sales: 'Sales',
-  } as Record<string, string>,
+  verticals: Object.fromEntries(KNOWLEDGE_VERTICAL_IDS.map((id) => [id, verticalName(id)])) as Record<string, string>,
 };

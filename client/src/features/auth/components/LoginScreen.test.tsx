@@ -147,6 +147,8 @@ describe('login screen: method choice and back links', () => {
     expect(banner).toHaveTextContent('Verification code sent to your email');
     expect(banner).toHaveClass('is-success');
     expect(currentDot()).toBe(3);
+    // The code step itself says how long the code lasts (code-only accounts never see the method card).
+    expect(screen.getByLabelText('Verification code')).toHaveAccessibleDescription('The code expires in 10 minutes and works once.');
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.getByText('Choose your preferred login method')).toBeInTheDocument();
   });

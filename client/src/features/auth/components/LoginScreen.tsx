@@ -259,7 +259,11 @@ export function LoginScreen() {
           onChange={(e) => setCode(sanitizeCode(e.target.value))}
           onKeyDown={submitOnEnter(submitCode)}
           disabled={locked}
+          aria-describedby={`${ids}-code-expiry`}
         />
+        <p id={`${ids}-code-expiry`} className="login-hint">
+          {LOGIN.codeExpiry}
+        </p>
         <button type="submit" className="login-primary" disabled={code.length !== CODE_LENGTH || locked}>
           <Busy busy={busy === 'verify'} idle={LOGIN.verify} working={LOGIN.verifying} />
         </button>

@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ReplyStatus } from '@shared/contracts/conversations';
 import { check } from '@shared/contracts/rules';
+import type { PublicSettings } from '@shared/contracts/config';
 import { ChatSendPayloadSchema, type ChatSendPayload, type ClientToServerEvents, type ServerToClientEvents } from '@shared/contracts/socket';
 import { CANCELLED_CODE, CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
 import { ReplyHandlers, resumeInteract, streamInteract, type StreamSink } from './interact-stream';
@@ -103,6 +104,9 @@ export class ChatConnection {
   private snapshot: ConnectionSnapshot = { status: 'connecting', transport: null };
   private readonly listeners = new Set<() => void>();
   private readonly replies = new Map<string, TrackedReply>();
+  /** Told about public settings changes: the new settings, or null after a reconnect (changes may have been missed). */
+  private readonly settingsListeners = new Set<(settings: PublicSettings | null) => void>();
+  private connectedBefore = false;
 
   constructor(options: ChatConnectionOptions = {}) {
     this.createSocket = options.createSocket ?? createDefaultSocket;
@@ -118,6 +122,8 @@ export class ChatConnection {
     this.socket = socket;
     this.startGrace();
     socket.on('connect', () => {
+      if (this.connectedBefore) for (const listener of this.settingsListeners) listener(null);
+      this.connectedBefore = true;
       this.socketUp = true;
       this.socketHealthy = undefined;
       clearTimeout(this.graceTimer);
@@ -148,6 +154,9 @@ export class ChatConnection {
       // Reconnection attempts come every few seconds; one /health check per grace period is enough.
       if (Date.now() - this.lastProbeAt >= this.connectGraceMs) void this.probeHealth();
     });
+    socket.on('settings:changed', (settings) => {
+      for (const listener of this.settingsListeners) listener(settings);
+    });
     socket.on('chat:delta', (p) => {
       const reply = this.replies.get(p.requestId);
       if (reply?.via === 'socket' && this.accept(reply, p.seq)) reply.handlers.onDelta(p.text, p.seq);
@@ -158,7 +167,7 @@ export class ChatConnection {
     });
     socket.on('chat:error', (p) => {
       const reply = this.replies.get(p.requestId);
-      if (reply?.via === 'socket' && this.accept(reply, p.seq)) this.settle(reply, (h) => h.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code));
+      if (reply?.via === 'socket' && this.accept(reply, p.seq)) this.settle(reply, (h) => h.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code, p.retryAfter));
     });
   }
 
@@ -185,6 +194,17 @@ export class ChatConnection {
 
   getSnapshot = (): ConnectionSnapshot => this.snapshot;
 
+  /** Public settings pushed live (`settings:changed`); null when they should be read again (after a reconnect). */
+  onSettings(listener: (settings: PublicSettings | null) => void): () => void {
+    this.settingsListeners.add(listener);
+    return () => this.settingsListeners.delete(listener);
+  }
+
+  /** Whether the connection is online now. */
+  get online(): boolean {
+    return this.snapshot.status === 'online';
+  }
+
   /** Sends one question; the handlers get its frames. Fails at once (onError) when offline. */
   send(payload: ChatSendPayload, handlers: ReplyHandlers): ActiveReply {
     // Checked with the server's own contract first: a refusal reads the same, without a round trip.
@@ -204,7 +224,7 @@ export class ChatConnection {
           reply.replyId = ack.replyId;
           return;
         }
-        this.settle(reply, (h) => h.onError(ack?.error?.message || CHAT_ERROR_DEFAULTS.send, ack?.error?.code));
+        this.settle(reply, (h) => h.onError(ack?.error?.message || CHAT_ERROR_DEFAULTS.send, ack?.error?.code, ack?.error?.retryAfter));
       });
       return { cancel: () => this.cancel(requestId) };
     }
@@ -272,7 +292,7 @@ export class ChatConnection {
       accept: (seq) => mine() && this.accept(reply, seq),
       onDelta: (text, seq) => reply.handlers.onDelta(text, seq),
       onDone: (data) => this.settle(reply, (h) => h.onDone(data)),
-      onError: (message, code) => this.settle(reply, (h) => h.onError(message, code)),
+      onError: (message, code, retryAfter) => this.settle(reply, (h) => h.onError(message, code, retryAfter)),
       onCut: () => {
         if (!mine()) return;
         reply.via = 'waiting';

@@ -8,7 +8,8 @@ export interface ReplyHandlers {
   /** `seq`: the frame's number (frames the client already has are dropped before they get here). */
   onDelta(text: string, seq?: number): void;
   onDone(data: ReplyData): void;
-  onError(message: string, code?: string): void;
+  /** `retryAfter`: rate_limited / quota_exhausted, seconds until the message may be sent again. */
+  onError(message: string, code?: string, retryAfter?: number): void;
 }
 
 /** What the event stream tells its reader, besides the frames. */
@@ -23,13 +24,15 @@ export interface StreamSink extends ReplyHandlers {
 
 interface ErrorBodyLike {
   message?: unknown;
-  error?: { message?: unknown; code?: unknown };
+  error?: { message?: unknown; code?: unknown; retryAfter?: unknown };
 }
 
-function errorFrom(body: unknown, fallback: string): { message: string; code?: string } {
+function errorFrom(body: unknown, fallback: string, retryAfterHeader?: string | null): { message: string; code?: string; retryAfter?: number } {
   const b = (body ?? {}) as ErrorBodyLike;
   const message = typeof b.error?.message === 'string' ? b.error.message : typeof b.message === 'string' ? b.message : fallback;
-  return { message: message || fallback, code: typeof b.error?.code === 'string' ? b.error.code : undefined };
+  const header = Number(retryAfterHeader);
+  const retryAfter = typeof b.error?.retryAfter === 'number' ? b.error.retryAfter : retryAfterHeader && Number.isFinite(header) ? header : undefined;
+  return { message: message || fallback, code: typeof b.error?.code === 'string' ? b.error.code : undefined, ...(retryAfter !== undefined ? { retryAfter } : {}) };
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -97,8 +100,8 @@ async function readReplyStream(response: Response, sink: StreamSink, signal: Abo
   };
 
   if (!response.ok) {
-    const { message, code } = errorFrom(await readJson(response), CHAT_ERROR_DEFAULTS.response);
-    settle(() => sink.onError(message, code));
+    const { message, code, retryAfter } = errorFrom(await readJson(response), CHAT_ERROR_DEFAULTS.response, response.headers.get('retry-after'));
+    settle(() => sink.onError(message, code, retryAfter));
     return;
   }
 
@@ -133,7 +136,7 @@ async function readReplyStream(response: Response, sink: StreamSink, signal: Abo
       if (accept(p.seq)) settle(() => sink.onDone(p.data));
     } else if (event === 'chat:error') {
       const p = parsed as ChatErrorPayload;
-      if (accept(p.seq)) settle(() => sink.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code));
+      if (accept(p.seq)) settle(() => sink.onError(p.message || CHAT_ERROR_DEFAULTS.unknown, p.code, p.retryAfter));
     }
   });
 

@@ -1,19 +1,27 @@
 import { Clock, Shield } from 'lucide-react';
 import { Link } from 'react-router';
-import { FOOTER } from '../strings';
+import { useStrings } from '../i18n';
 
-export function ChatFooter() {
+/**
+ * Copyright, 'Available 24/7', and the 'Admin Dashboard' link (product-spec section 2) for
+ * administrators only: a visitor has no use for it, so it shows when this browser is signed in
+ * to the console (`isAdmin`).
+ */
+export function ChatFooter({ isAdmin = false }: { isAdmin?: boolean }) {
+  const t = useStrings().footer;
   return (
     <footer className="chat-footer">
-      <p>{FOOTER.copyright(new Date().getFullYear())}</p>
+      <p>{t.copyright(new Date().getFullYear())}</p>
       <p className="chat-footer-availability">
         <Clock aria-hidden="true" size={14} />
-        {FOOTER.availability}
+        {t.availability}
       </p>
-      <Link to="/admin" className="chat-footer-admin">
-        <Shield aria-hidden="true" size={14} />
-        {FOOTER.admin}
-      </Link>
+      {isAdmin && (
+        <Link to="/admin" className="chat-footer-admin">
+          <Shield aria-hidden="true" size={14} />
+          {t.admin}
+        </Link>
+      )}
     </footer>
   );
 }

@@ -1,9 +1,10 @@
 import { Zap } from 'lucide-react';
 import type { ConnectionStatus } from '../api/chat-connection';
-import { BRAND, CHAT } from '../strings';
+import { useStrings } from '../i18n';
 
 /** The brand banner: logo, name, tagline, and a small connection indicator. */
 export function ChatHeader({ status }: { status: ConnectionStatus }) {
+  const t = useStrings();
   return (
     <header className="chat-header">
       <div className="chat-header-inner">
@@ -12,13 +13,13 @@ export function ChatHeader({ status }: { status: ConnectionStatus }) {
             <Zap size={26} strokeWidth={2.4} />
           </span>
           <div>
-            <h1 className="brand-name">{BRAND.name}</h1>
-            <p className="brand-tagline">{BRAND.tagline}</p>
+            <h1 className="brand-name">{t.brand.name}</h1>
+            <p className="brand-tagline">{t.brand.tagline}</p>
           </div>
         </div>
         <span className={`connection-pill is-${status}`} data-status={status}>
           <span className="connection-dot" aria-hidden="true" />
-          {CHAT.status[status]}
+          {t.chat.status[status]}
         </span>
       </div>
     </header>

@@ -1,7 +1,7 @@
 import { forwardRef, useId, type KeyboardEvent } from 'react';
-import { Mic, MicOff, SendHorizontal, Square } from 'lucide-react';
+import { Clock, Mic, MicOff, SendHorizontal, Square, X } from 'lucide-react';
 import type { ConnectionStatus } from '../api/chat-connection';
-import { CHAT, VOICE } from '../strings';
+import { useStrings } from '../i18n';
 
 export interface ComposerProps {
   value: string;
@@ -11,25 +11,28 @@ export interface ComposerProps {
   status: ConnectionStatus;
   /** A reply is streaming: Stop replaces Send. */
   pending: boolean;
+  /** A rate limit asked to wait: Send stays off until it is over (the text stays). */
+  waiting?: boolean;
+  /** A message waits for the connection to come back (sent then). */
+  queued?: boolean;
+  onCancelQueued?(): void;
   voice: { supported: boolean; listening: boolean; interim: string; toggle(): void };
   /** Name of the chosen language, for the recording banner. */
   languageName: string;
 }
 
-function placeholderFor(status: ConnectionStatus, listening: boolean): string {
-  if (listening) return CHAT.listeningPlaceholder;
-  if (status === 'offline') return CHAT.offlinePlaceholder;
-  if (status === 'connecting') return CHAT.connectingPlaceholder;
-  return CHAT.placeholder;
-}
-
-/** The text area (Enter sends, Shift+Enter adds a line), the microphone, and Send or Stop. */
+/**
+ * The text area (Enter sends, Shift+Enter adds a line), the microphone, and Send or Stop. The
+ * visitor can always type: offline, Send keeps the message and it goes out when the connection
+ * is back.
+ */
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(props, ref) {
-  const { value, onChange, onSend, onStop, status, pending, voice, languageName } = props;
+  const { value, onChange, onSend, onStop, status, pending, waiting = false, queued = false, onCancelQueued, voice, languageName } = props;
+  const t = useStrings();
   const inputId = useId();
   const hintId = useId();
-  const online = status === 'online';
-  const canSend = online && !pending && !voice.listening && value.trim() !== '';
+  const canSend = !pending && !waiting && !queued && !voice.listening && value.trim() !== '';
+  const placeholder = voice.listening ? t.chat.listeningPlaceholder : status === 'connecting' ? t.chat.connectingPlaceholder : t.chat.placeholder;
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
@@ -48,21 +51,32 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       {voice.listening && (
         <div className="recording-banner" role="status">
           <span className="recording-dot" aria-hidden="true" />
-          {VOICE.recording(languageName)}
+          {t.voice.recording(languageName)}
+        </div>
+      )}
+      {queued && (
+        <div className="queued-note" role="status">
+          <Clock aria-hidden="true" size={16} />
+          <span>{t.chat.queued}</span>
+          {onCancelQueued && (
+            <button type="button" className="queued-cancel" onClick={onCancelQueued} aria-label={t.chat.cancelQueued} title={t.chat.cancelQueued}>
+              <X aria-hidden="true" size={16} />
+            </button>
+          )}
         </div>
       )}
       <div className="composer-row">
         <div className="composer-input">
           <label htmlFor={inputId} className="sr-only">
-            {CHAT.inputLabel}
+            {t.chat.inputLabel}
           </label>
           <textarea
             ref={ref}
             id={inputId}
             rows={2}
             value={value}
-            disabled={!online || voice.listening}
-            placeholder={placeholderFor(status, voice.listening)}
+            disabled={voice.listening}
+            placeholder={placeholder}
             aria-describedby={hintId}
             onChange={(event) => onChange(event.target.value)}
             onKeyDown={onKeyDown}
@@ -77,9 +91,9 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           <button
             type="button"
             className={voice.listening ? 'icon-button mic-button is-listening' : 'icon-button mic-button'}
-            aria-label={voice.listening ? VOICE.stop : VOICE.start}
+            aria-label={voice.listening ? t.voice.stop : t.voice.start}
+            title={voice.listening ? t.voice.stop : t.voice.start}
             aria-pressed={voice.listening}
-            disabled={!online && !voice.listening}
             onClick={voice.toggle}
           >
             {voice.listening ? <MicOff aria-hidden="true" size={20} /> : <Mic aria-hidden="true" size={20} />}
@@ -88,17 +102,17 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
         {pending ? (
           <button type="button" className="send-button stop-button" onClick={onStop}>
             <Square aria-hidden="true" size={16} fill="currentColor" />
-            <span>{CHAT.stop}</span>
+            <span>{t.chat.stop}</span>
           </button>
         ) : (
           <button type="submit" className="send-button" disabled={!canSend}>
-            <SendHorizontal aria-hidden="true" size={18} />
-            <span>{CHAT.send}</span>
+            <SendHorizontal aria-hidden="true" size={18} className="flip-rtl" />
+            <span>{t.chat.send}</span>
           </button>
         )}
       </div>
       <p id={hintId} className="composer-hint">
-        {CHAT.inputHint}
+        {t.chat.inputHint}
       </p>
     </form>
   );

@@ -3,7 +3,7 @@ import { ChevronLeft } from 'lucide-react';
 import { getJurisdiction, JURISDICTIONS, requiresSubRegion, type JurisdictionCode } from '@shared/catalog/jurisdictions';
 import { Modal } from '../../../components/Modal';
 import type { JurisdictionChoice } from '../api/chat-payload';
-import { LEGAL } from '../strings';
+import { useStrings } from '../i18n';
 import { Flag } from './Flag';
 
 /**
@@ -18,6 +18,7 @@ export function JurisdictionModal(props: {
   onSelect(choice: JurisdictionChoice): void;
 }) {
   const { open, current, onClose, onSelect } = props;
+  const t = useStrings().legal;
   const [country, setCountry] = useState<JurisdictionCode | null>(null);
   const [subRegion, setSubRegion] = useState('');
   const [returnTo, setReturnTo] = useState<JurisdictionCode | null>(null);
@@ -40,7 +41,7 @@ export function JurisdictionModal(props: {
   const label = jurisdiction?.subRegionLabel ?? 'Region';
 
   return (
-    <Modal open={open} onClose={onClose} title={LEGAL.select} description={LEGAL.subtitle} closeLabel={LEGAL.close} className="jurisdiction-modal">
+    <Modal open={open} onClose={onClose} title={t.select} description={t.subtitle} closeLabel={t.close} className="jurisdiction-modal">
       {!jurisdiction ? (
         <ul className="jurisdiction-grid" ref={grid}>
           {JURISDICTIONS.map((j) => (
@@ -60,8 +61,8 @@ export function JurisdictionModal(props: {
                 }}
               >
                 <Flag jurisdiction={j} className="jurisdiction-option-flag" />
-                <span className="jurisdiction-option-name">{j.name}</span>
-                <span className="jurisdiction-option-system">{j.legalSystem}</span>
+                <span className="jurisdiction-option-name">{t.jurisdictions[j.code].name}</span>
+                <span className="jurisdiction-option-system">{t.legalSystems[j.legalSystem]}</span>
               </button>
             </li>
           ))}
@@ -75,13 +76,13 @@ export function JurisdictionModal(props: {
           }}
         >
           <p className="subregion-country">
-            <Flag jurisdiction={jurisdiction} /> {jurisdiction.name}
+            <Flag jurisdiction={jurisdiction} /> {t.jurisdictions[jurisdiction.code].name}
           </p>
           <label htmlFor={selectId} className="subregion-label">
-            {LEGAL.subRegionHeading(label)}
+            {t.subRegionHeading[label]}
           </label>
           <select id={selectId} value={subRegion} onChange={(event) => setSubRegion(event.target.value)} autoFocus>
-            <option value="">{LEGAL.choose(label)}</option>
+            <option value="">{t.choose[label]}</option>
             {jurisdiction.subRegions.map((region) => (
               <option key={region} value={region}>
                 {region}
@@ -97,11 +98,11 @@ export function JurisdictionModal(props: {
                 setCountry(null);
               }}
             >
-              <ChevronLeft aria-hidden="true" size={16} />
-              {LEGAL.back}
+              <ChevronLeft aria-hidden="true" size={16} className="flip-rtl" />
+              {t.back}
             </button>
             <button type="submit" className="button-primary" disabled={!subRegion}>
-              {LEGAL.continue}
+              {t.continue}
             </button>
           </div>
         </form>

@@ -1,13 +1,14 @@
 import { Globe } from 'lucide-react';
 import { LANGUAGES, type Language } from '@shared/catalog/languages';
-import { CHAT } from '../strings';
+import { useStrings } from '../i18n';
 
-/** The reply language: the 11 offered languages, shown by their own names. */
+/** The page's language (interface and replies): the 11 offered languages, shown by their own names. */
 export function LanguageSelect({ value, onChange }: { value: Language; onChange(language: Language): void }) {
+  const t = useStrings();
   return (
     <label className="language-select">
       <Globe aria-hidden="true" size={16} />
-      <span className="sr-only">{CHAT.language}</span>
+      <span className="sr-only">{t.chat.language}</span>
       <select
         value={value.code}
         onChange={(event) => {
@@ -16,7 +17,7 @@ export function LanguageSelect({ value, onChange }: { value: Language; onChange(
         }}
       >
         {LANGUAGES.map((language) => (
-          <option key={language.code} value={language.code}>
+          <option key={language.code} value={language.code} lang={language.code} dir={language.rtl ? 'rtl' : 'ltr'}>
             {language.nativeName === language.name ? language.name : `${language.nativeName} (${language.name})`}
           </option>
         ))}

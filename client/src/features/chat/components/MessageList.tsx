@@ -1,16 +1,28 @@
 import { useLayoutEffect, useRef } from 'react';
+import type { ReplySource } from '@shared/contracts/chat';
 import type { ChatMessage } from '../../../lib/reply-stream';
-import { CHAT } from '../strings';
-import { type AskIn, MessageItem } from './MessageItem';
+import { useStrings } from '../i18n';
+import { type AskIn, MessageItem, type ReplyActions } from './MessageItem';
 
 /** How close to the bottom (px) still counts as "reading the newest message". */
 const STICKY_PX = 80;
 
+export interface MessageListProps {
+  messages: ChatMessage[];
+  busy: boolean;
+  onAskIn?: AskIn;
+  /** Ask the last question again (Retry after Stop or an error, Regenerate after a reply). */
+  onRetry?(): void;
+  onOpenSource?(source: ReplySource): void;
+}
+
 /**
  * The conversation. A new message always scrolls it to the bottom; a growing reply keeps it
- * there unless the visitor has scrolled up to read something earlier.
+ * there unless the visitor has scrolled up to read something earlier. The last reply offers
+ * Retry (stopped or failed) or Regenerate.
  */
-export function MessageList({ messages, busy, onAskIn }: { messages: ChatMessage[]; busy: boolean; onAskIn?: AskIn }) {
+export function MessageList({ messages, busy, onAskIn, onRetry, onOpenSource }: MessageListProps) {
+  const t = useStrings();
   const list = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const count = useRef(0);
@@ -26,12 +38,18 @@ export function MessageList({ messages, busy, onAskIn }: { messages: ChatMessage
     }
   }, [messages]);
 
+  const firstQuestion = messages.findIndex((m) => m.type === 'user');
+  const lastQuestion = messages.map((m) => m.type).lastIndexOf('user');
+  const last = messages[messages.length - 1];
+  const canAgain = !busy && onRetry && last?.type === 'agent' && lastQuestion >= 0 && !last.streaming;
+  const again: ReplyActions['again'] = canAgain ? { kind: last.error || last.stopped ? 'retry' : 'regenerate', run: onRetry } : undefined;
+
   return (
     <div
       ref={list}
       className="message-list"
       role="log"
-      aria-label={CHAT.messagesLabel}
+      aria-label={t.chat.messagesLabel}
       aria-busy={busy}
       tabIndex={0}
       onScroll={(event) => {
@@ -42,7 +60,17 @@ export function MessageList({ messages, busy, onAskIn }: { messages: ChatMessage
       {messages.map((message, i) => {
         const previous = messages[i - 1];
         const question = message.type === 'agent' && previous?.type === 'user' ? previous.content : undefined;
-        return <MessageItem key={message.id} message={message} question={question} onAskIn={busy ? undefined : onAskIn} />;
+        const isLast = i === messages.length - 1;
+        return (
+          <MessageItem
+            key={message.id}
+            message={message}
+            question={question}
+            onAskIn={busy ? undefined : onAskIn}
+            welcome={firstQuestion < 0 || i < firstQuestion}
+            actions={{ onOpenSource, ...(isLast && again ? { again } : {}) }}
+          />
+        );
       })}
     </div>
   );

@@ -1,16 +1,11 @@
 import type { FeedbackRequest, FeedbackResult, FeedbackVote } from '@shared/contracts/analytics';
 import { ThumbsDown, ThumbsUp } from 'lucide-react';
-import { useRef, useState, type CSSProperties } from 'react';
+import { useRef, useState } from 'react';
 import { apiRequest } from '../../../lib/api';
+import { en, useStrings } from '../i18n';
 
-/** Texts of the reply feedback buttons (not quoted by the product spec). */
-export const REPLY_FEEDBACK = {
-  group: 'Rate this reply',
-  up: 'Helpful',
-  down: 'Not helpful',
-  failed: 'Your feedback could not be saved.',
-  thanks: 'Thanks for your feedback',
-};
+/** English texts of the reply feedback buttons (the visitor's language comes from useStrings). */
+export const REPLY_FEEDBACK = en.feedback;
 
 export interface ReplyFeedbackProps {
   /** The reply's id (`replyId` of the reply data). */
@@ -20,33 +15,14 @@ export interface ReplyFeedbackProps {
   onChange?: (vote: FeedbackVote | null) => void;
 }
 
-const styles: Record<string, CSSProperties> = {
-  group: { display: 'inline-flex', alignItems: 'center', gap: 4 },
-  button: {
-    display: 'inline-flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: 28,
-    height: 28,
-    padding: 0,
-    border: '1px solid transparent',
-    borderRadius: 8,
-    background: 'transparent',
-    color: '#64748b',
-    cursor: 'pointer',
-  },
-  up: { background: '#dcfce7', borderColor: '#86efac', color: '#166534' },
-  down: { background: '#fee2e2', borderColor: '#fca5a5', color: '#991b1b' },
-  note: { fontSize: '0.75rem', color: '#64748b', marginLeft: 4 },
-  error: { fontSize: '0.75rem', color: '#b91c1c', marginLeft: 4 },
-};
-
 /**
  * Thumbs up / down under an agent reply: one vote per reply, changed by pressing the other
  * thumb and withdrawn by pressing the chosen one again. Shown as chosen at once; if the server
  * refuses, the previous choice comes back with a short note. Votes feed the agent's Helpful rate.
+ * The note takes the rest of the row and never wraps, so the row does not move when it appears.
  */
 export function ReplyFeedback({ replyId, initialVote = null, onChange }: ReplyFeedbackProps) {
+  const t = useStrings().feedback;
   const [vote, setVote] = useState<FeedbackVote | null>(initialVote);
   const [failed, setFailed] = useState(false);
   const sequence = useRef(0);
@@ -70,7 +46,7 @@ export function ReplyFeedback({ replyId, initialVote = null, onChange }: ReplyFe
   };
 
   return (
-    <span className="reply-feedback" role="group" aria-label={REPLY_FEEDBACK.group} style={styles.group}>
+    <span className="reply-feedback" role="group" aria-label={t.group}>
       {(['up', 'down'] as const).map((kind) => {
         const Icon = kind === 'up' ? ThumbsUp : ThumbsDown;
         const chosen = vote === kind;
@@ -78,19 +54,18 @@ export function ReplyFeedback({ replyId, initialVote = null, onChange }: ReplyFe
           <button
             key={kind}
             type="button"
-            className={`reply-feedback-button${chosen ? ' is-chosen' : ''}`}
-            aria-label={REPLY_FEEDBACK[kind]}
-            title={REPLY_FEEDBACK[kind]}
+            className={`reply-action reply-feedback-button is-${kind}${chosen ? ' is-chosen' : ''}`}
+            aria-label={t[kind]}
+            title={t[kind]}
             aria-pressed={chosen}
             onClick={() => void choose(kind)}
-            style={{ ...styles.button, ...(chosen ? styles[kind] : undefined) }}
           >
-            <Icon size={15} aria-hidden="true" fill={chosen ? 'currentColor' : 'none'} />
+            <Icon size={18} aria-hidden="true" fill={chosen ? 'currentColor' : 'none'} />
           </button>
         );
       })}
-      <span role="status" style={failed ? styles.error : styles.note}>
-        {failed ? REPLY_FEEDBACK.failed : vote ? REPLY_FEEDBACK.thanks : ''}
+      <span role="status" className={failed ? 'reply-feedback-note is-error' : 'reply-feedback-note'}>
+        {failed ? t.failed : vote ? t.thanks : ''}
       </span>
     </span>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { VERTICALS, type VerticalId } from '@shared/catalog/verticals';
-import { CHAT } from '../strings';
+import { useStrings } from '../i18n';
 import { VerticalIcon } from './VerticalIcon';
 
 /**
@@ -10,6 +10,7 @@ import { VerticalIcon } from './VerticalIcon';
  */
 export function VerticalTabs(props: { selected: VerticalId; panelId: string; onSelect(id: VerticalId): void; isEnabled?: (id: VerticalId) => boolean }) {
   const { selected, panelId, onSelect } = props;
+  const t = useStrings();
   const isEnabled = props.isEnabled ?? ((id: VerticalId) => VERTICALS.find((v) => v.id === id)?.enabled ?? false);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const selectedIndex = VERTICALS.findIndex((v) => v.id === selected);
@@ -23,10 +24,12 @@ export function VerticalTabs(props: { selected: VerticalId; panelId: string; onS
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Right to left, the arrow keys follow the mirrored layout.
+    const step = getComputedStyle(event.currentTarget).direction === 'rtl' ? -1 : 1;
     const moves: Record<string, number> = {
-      ArrowRight: focusIndex + 1,
+      ArrowRight: focusIndex + step,
       ArrowDown: focusIndex + 1,
-      ArrowLeft: focusIndex - 1,
+      ArrowLeft: focusIndex - step,
       ArrowUp: focusIndex - 1,
       Home: 0,
       End: VERTICALS.length - 1,
@@ -37,7 +40,7 @@ export function VerticalTabs(props: { selected: VerticalId; panelId: string; onS
   };
 
   return (
-    <div className="vertical-tabs" role="tablist" aria-label={CHAT.servicesLabel} onKeyDown={onKeyDown}>
+    <div className="vertical-tabs" role="tablist" aria-label={t.chat.servicesLabel} onKeyDown={onKeyDown}>
       {VERTICALS.map((vertical, index) => {
         const isSelected = vertical.id === selected;
         const enabled = isEnabled(vertical.id);
@@ -63,11 +66,11 @@ export function VerticalTabs(props: { selected: VerticalId; panelId: string; onS
             }}
           >
             <VerticalIcon name={vertical.icon} size={18} />
-            <span className="vertical-tab-name">{vertical.name}</span>
+            <span className="vertical-tab-name">{t.verticals[vertical.id].name}</span>
             {vertical.badge ? (
-              <span className="vertical-tab-badge">{vertical.badge}</span>
+              <span className="vertical-tab-badge">{t.verticals[vertical.id].badge}</span>
             ) : (
-              !enabled && <span className="vertical-tab-badge">{CHAT.unavailableBadge}</span>
+              !enabled && <span className="vertical-tab-badge">{t.chat.unavailableBadge}</span>
             )}
           </button>
         );

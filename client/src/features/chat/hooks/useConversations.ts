@@ -5,7 +5,7 @@ import { applyStreamEvent, metadataFrom, type ChatMessage, type StreamEvent } fr
 import type { ActiveReply, ChatConnection } from '../api/chat-connection';
 import { buildChatPayload, newRequestId, type ChatSelection, type JurisdictionChoice } from '../api/chat-payload';
 import { deleteConversations, loadConversations, startNewChat } from '../api/conversations-api';
-import { CHAT } from '../strings';
+import { en } from '../i18n/en';
 
 /** Product-spec section 9: a reply that has not finished after this long fails with an error. */
 export const CHAT_REQUEST_TIMEOUT_MS = 130000;
@@ -41,7 +41,7 @@ export function chatMessagesOf(message: VisitorMessage): ChatMessage[] {
       return applyStreamEvent([{ ...reply, streaming: true }], {
         kind: 'error',
         requestId: message.id,
-        message: message.error?.message ?? CHAT.interrupted,
+        message: message.error?.message ?? en.errors.interrupted,
         code: message.error?.code,
       });
   }
@@ -55,7 +55,15 @@ export interface ConversationsOptions {
   welcome: (scope: string, conversation?: VisitorConversation) => ChatMessage[];
   /** The scope of a conversation the server sent. */
   scopeOf: (conversation: VisitorConversation) => string;
+  /**
+   * A question a rate limit refused (it was not taken: it leaves the conversation) and how many
+   * seconds until one may be sent again.
+   */
+  onLimited?: (refusal: { scope: string; query: string; retryAfter: number; message: string }) => void;
 }
+
+/** Errors that mean "not now" rather than "this reply failed": the question goes back to the composer. */
+const LIMIT_CODES = new Set(['rate_limited']);
 
 /**
  * The visitor's conversations, one per scope, as the page shows them: read back from the server
@@ -94,7 +102,7 @@ export function useConversations(options: ConversationsOptions) {
 
   /** Follows a reply: its frames go to `scope`'s message `requestId`. */
   const follow = useCallback(
-    (scope: string, requestId: string, start: (handlers: Parameters<ChatConnection['send']>[1]) => ActiveReply) => {
+    (scope: string, requestId: string, start: (handlers: Parameters<ChatConnection['send']>[1]) => ActiveReply, query?: string) => {
       const dispatch = (event: StreamEvent) => update(scope, (messages) => applyStreamEvent(messages, event));
       const settle = (event: StreamEvent) => {
         release(requestId, false);
@@ -102,14 +110,24 @@ export function useConversations(options: ConversationsOptions) {
       };
       const timer = setTimeout(() => {
         if (!release(requestId, true)) return;
-        dispatch({ kind: 'error', requestId, message: CHAT.timedOut });
+        dispatch({ kind: 'error', requestId, message: en.errors.timedOut });
       }, timeoutMs);
       const flight: InFlight = { requestId, scope, reply: null, timer };
       flights.current.set(requestId, flight);
       const reply = start({
         onDelta: (text) => dispatch({ kind: 'delta', requestId, text }),
         onDone: (data) => settle({ kind: 'done', requestId, data }),
-        onError: (message, code) => settle({ kind: 'error', requestId, message, code }),
+        onError: (message, code, retryAfter) => {
+          const onLimited = optionsRef.current.onLimited;
+          if (query !== undefined && code && LIMIT_CODES.has(code) && onLimited) {
+            // Refused before it started: the question and its placeholder leave the conversation.
+            release(requestId, false);
+            update(scope, (messages) => messages.filter((m) => m.id !== requestId && m.id !== `${requestId}-q`));
+            onLimited({ scope, query, retryAfter: Math.max(1, Math.ceil(retryAfter ?? 1)), message });
+            return;
+          }
+          settle({ kind: 'error', requestId, message, code });
+        },
       });
       if (flights.current.get(requestId) === flight) flight.reply = reply;
     },
@@ -156,6 +174,29 @@ export function useConversations(options: ConversationsOptions) {
         ...messages,
         { id: `${requestId}-q`, type: 'user', content: query, timestamp },
         { id: requestId, type: 'agent', content: '', timestamp, streaming: true },
+      ]);
+      follow(scope, requestId, (handlers) => connection.send(payload, handlers), query);
+      return true;
+    },
+    [connection, follow, messagesOf, update],
+  );
+
+  /**
+   * Retry (after Stop or an error) and Regenerate (after a reply): the last question of the scope
+   * is asked again, and its reply (with any apology after it) is replaced by the new one.
+   */
+  const retry = useCallback(
+    (scope: string, selection: ChatSelection): boolean => {
+      const messages = messagesOf(scope);
+      if (messages.some((m) => m.streaming)) return false;
+      const last = messages.map((m) => m.type).lastIndexOf('user');
+      if (last < 0) return false;
+      const question = messages[last];
+      const requestId = newRequestId();
+      const payload = buildChatPayload(requestId, question.content, selection, messages.slice(0, last));
+      update(scope, (current) => [
+        ...current.slice(0, last + 1),
+        { id: requestId, type: 'agent', content: '', timestamp: new Date().toISOString(), streaming: true },
       ]);
       follow(scope, requestId, (handlers) => connection.send(payload, handlers));
       return true;
@@ -213,6 +254,7 @@ export function useConversations(options: ConversationsOptions) {
     messagesOf,
     pendingIn: (scope: string) => messagesOf(scope).some((m) => m.streaming),
     send,
+    retry,
     stop,
     newChat,
     deleteAll,

@@ -1,30 +1,47 @@
 import { useEffect, useState } from 'react';
+import type { PublicSettings } from '@shared/contracts/config';
+import type { ChatConnection } from '../api/chat-connection';
 
-/** GET /api/public/settings `data`: which verticals the administrators switched on, and the initial language. */
-export interface PublicSettings {
-  defaultLanguage: string;
-  verticals: Array<{ id: string; enabled: boolean }>;
+export type { PublicSettings };
+
+async function readSettings(fetchImpl: typeof fetch): Promise<PublicSettings | undefined> {
+  const res = await fetchImpl('/api/public/settings', { headers: { Accept: 'application/json' } });
+  const body = res.ok ? ((await res.json()) as { data?: PublicSettings }) : undefined;
+  return body?.data && Array.isArray(body.data.verticals) ? body.data : undefined;
 }
 
 /**
- * Loads the public settings once. Until they arrive (or if the call fails) the catalogue's own
- * defaults apply, so the page never waits on them.
+ * The public settings (which verticals the administrators switched on, the initial language):
+ * read once, then kept current by the `settings:changed` push, and read again after a reconnect
+ * (a change made meanwhile was not pushed to this page). Until they arrive (or if the call fails)
+ * the catalogue's own defaults apply, so the page never waits on them.
  */
-export function usePublicSettings(fetchImpl?: typeof fetch): PublicSettings | null {
+export function usePublicSettings(fetchImpl: typeof fetch | undefined, connection?: ChatConnection): PublicSettings | null {
   const [settings, setSettings] = useState<PublicSettings | null>(null);
   useEffect(() => {
     const doFetch = fetchImpl ?? (typeof fetch === 'function' ? fetch : undefined);
-    if (!doFetch) return;
     let cancelled = false;
-    doFetch('/api/public/settings', { headers: { Accept: 'application/json' } })
-      .then((res) => (res.ok ? res.json() : undefined))
-      .then((body: { data?: PublicSettings } | undefined) => {
-        if (!cancelled && body?.data && Array.isArray(body.data.verticals)) setSettings(body.data);
-      })
-      .catch(() => undefined);
+    let version = 0;
+    const load = () => {
+      if (!doFetch) return;
+      const mine = ++version;
+      readSettings(doFetch).then(
+        (data) => {
+          if (!cancelled && data && mine === version) setSettings(data);
+        },
+        () => undefined,
+      );
+    };
+    load();
+    const unsubscribe = connection?.onSettings((pushed) => {
+      if (!pushed) return load();
+      version += 1;
+      setSettings(pushed);
+    });
     return () => {
       cancelled = true;
+      unsubscribe?.();
     };
-  }, [fetchImpl]);
+  }, [fetchImpl, connection]);
   return settings;
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { VOICE } from '../strings';
+import { en, type ChatStrings } from '../i18n/en';
 
 /** The parts of the Web Speech API's SpeechRecognition this page uses (not in every TS DOM lib). */
 export interface RecognitionLike {
@@ -29,9 +29,17 @@ export function getRecognitionConstructor(): RecognitionConstructor | undefined 
   return w.SpeechRecognition ?? w.webkitSpeechRecognition;
 }
 
-/** The alert for a recognition error code (product-spec section 8, Voice). */
-export function voiceErrorMessage(code: string): string {
+/** Codes of the failures the hook reports itself (the others are the recogniser's error codes). */
+export const UNSUPPORTED = 'unsupported';
+export const START_FAILED = 'start-failed';
+
+/** The message for a voice error code (product-spec section 8, Voice), in the visitor's language. */
+export function voiceErrorMessage(code: string, VOICE: ChatStrings['voice'] = en.voice): string {
   switch (code) {
+    case UNSUPPORTED:
+      return VOICE.unsupported;
+    case START_FAILED:
+      return VOICE.startFailed;
     case 'not-allowed':
       return VOICE.notAllowed;
     case 'service-not-allowed':
@@ -55,15 +63,23 @@ function detach(recognition: RecognitionLike): void {
 
 /**
  * Voice input: one utterance per press, interim results shown as they come, final text handed
- * to `onFinal`. A second press stops listening; listening also ends when the speech ends.
+ * to `onFinal`. A second press stops listening; listening also ends when the speech ends. A
+ * failure is handed to `onError` as a code (voiceErrorMessage gives its text); the page shows it
+ * in the page rather than in a browser alert.
  */
-export function useSpeechRecognition(options: { locale: string; onFinal: (text: string) => void }) {
+export function useSpeechRecognition(options: { locale: string; onFinal: (text: string) => void; onError?: (code: string) => void }) {
   const [Recognition] = useState(getRecognitionConstructor);
   const [listening, setListening] = useState(false);
   const [interim, setInterim] = useState('');
   const active = useRef<RecognitionLike | null>(null);
   const onFinal = useRef(options.onFinal);
   onFinal.current = options.onFinal;
+  const onError = useRef(options.onError);
+  onError.current = options.onError;
+  const fail = useCallback((code: string) => {
+    if (onError.current) onError.current(code);
+    else window.alert(voiceErrorMessage(code));
+  }, []);
 
   const finish = useCallback((recognition: RecognitionLike) => {
     if (active.current !== recognition) return;
@@ -75,7 +91,7 @@ export function useSpeechRecognition(options: { locale: string; onFinal: (text: 
 
   const start = useCallback(() => {
     if (!Recognition) {
-      window.alert(VOICE.unsupported);
+      fail(UNSUPPORTED);
       return;
     }
     let recognition: RecognitionLike;
@@ -86,7 +102,7 @@ export function useSpeechRecognition(options: { locale: string; onFinal: (text: 
       recognition.interimResults = true;
       recognition.maxAlternatives = 1;
     } catch {
-      window.alert(VOICE.startFailed);
+      fail(START_FAILED);
       return;
     }
     recognition.onresult = (event) => {
@@ -103,7 +119,7 @@ export function useSpeechRecognition(options: { locale: string; onFinal: (text: 
     };
     recognition.onerror = (event) => {
       finish(recognition);
-      window.alert(voiceErrorMessage(event.error));
+      fail(event.error);
     };
     recognition.onend = () => finish(recognition);
     active.current = recognition;
@@ -112,9 +128,9 @@ export function useSpeechRecognition(options: { locale: string; onFinal: (text: 
       setListening(true);
     } catch {
       finish(recognition);
-      window.alert(VOICE.startFailed);
+      fail(START_FAILED);
     }
-  }, [Recognition, finish, options.locale]);
+  }, [Recognition, fail, finish, options.locale]);
 
   const stop = useCallback(() => {
     active.current?.stop();

@@ -34,21 +34,21 @@ export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerform
                   <span className="agent-name">{row.agentName}</span>
                   {row.agentName !== row.agentId && <span className="agent-id">{row.agentId}</span>}
                 </th>
-                <td className="num">{formatCount(row.totalRequests)}</td>
-                <td>
+                <td className="num" data-label={C.requests}>{formatCount(row.totalRequests)}</td>
+                <td data-label={C.successRate}>
                   <SuccessRateBadge errorRate={row.errorRate} />
                 </td>
-                <td className="num answered-cell">{row.answeredRate === null ? ANALYTICS.missing : formatPercent(row.answeredRate)}</td>
-                <td className="num">{formatMs(row.averageResponseTime)}</td>
-                <td className="num">{formatDollars(row.totalCost, 4)}</td>
-                <td className="num">{formatCount(row.totalTokensUsed)}</td>
-                <td className="num helpful-cell">
+                <td className="num answered-cell" data-label={C.answered}>{row.answeredRate === null ? ANALYTICS.missing : formatPercent(row.answeredRate)}</td>
+                <td className="num" data-label={C.avgResponse}>{formatMs(row.averageResponseTime)}</td>
+                <td className="num" data-label={C.cost}>{formatDollars(row.totalCost, 4)}</td>
+                <td className="num" data-label={C.tokens}>{formatCount(row.totalTokensUsed)}</td>
+                <td className="num helpful-cell" data-label={C.helpful}>
                   {row.helpfulRate === null ? (
                     ANALYTICS.missing
                   ) : (
-                    <>
+                    <span>
                       {formatPercent(row.helpfulRate)} <span className="helpful-votes">({ANALYTICS.agents.votes(votes)})</span>
-                    </>
+                    </span>
                   )}
                 </td>
               </tr>

@@ -1,6 +1,6 @@
 import type { PerformanceAnalytics, SystemAnalytics } from '@shared/contracts/analytics';
-import { Activity, DollarSign, Hash, Timer, type LucideIcon } from 'lucide-react';
-import { formatCount, formatDollars, formatMs } from '../format';
+import { Activity, BookCheck, DollarSign, Hash, MessagesSquare, MessageSquareText, ShieldAlert, Timer, type LucideIcon } from 'lucide-react';
+import { formatCount, formatDollars, formatMs, formatPercent } from '../format';
 import { ANALYTICS } from '../strings';
 
 interface Card {
@@ -8,19 +8,44 @@ interface Card {
   value: string;
   icon: LucideIcon;
   tone: string;
+  /** A breakdown shown under the value. */
+  detail?: string;
 }
 
-/** The four summary cards: Total Requests, Tokens Used, Total Cost ($, 2 decimals), Avg Response (rounded ms or '-'). */
+/**
+ * The summary cards: Total Requests, Tokens Used, Total Cost ($, 2 decimals), Avg Response (rounded
+ * ms or '-'), then the conversations of the window, messages per conversation and the share of
+ * replies answered from knowledge ('-' without any), and the requests a chat rate limit or a
+ * budget refused (not counted in Total Requests; by rule in the card's title).
+ */
 export function SummaryCards({ system, performance }: { system: SystemAnalytics; performance: PerformanceAnalytics }) {
   const cards: Card[] = [
     { label: ANALYTICS.cards.totalRequests, value: formatCount(system.totalRequests), icon: Activity, tone: 'blue' },
     { label: ANALYTICS.cards.tokensUsed, value: formatCount(system.totalTokensUsed), icon: Hash, tone: 'violet' },
     { label: ANALYTICS.cards.totalCost, value: formatDollars(system.totalCost), icon: DollarSign, tone: 'green' },
     { label: ANALYTICS.cards.avgResponse, value: formatMs(performance.summary.averageResponseTime), icon: Timer, tone: 'amber' },
+    { label: ANALYTICS.cards.conversations, value: formatCount(system.conversations), icon: MessagesSquare, tone: 'blue' },
+    {
+      label: ANALYTICS.cards.messagesPerConversation,
+      value: system.messagesPerConversation === null ? ANALYTICS.missing : system.messagesPerConversation.toFixed(1),
+      icon: MessageSquareText,
+      tone: 'violet',
+    },
+    { label: ANALYTICS.cards.answeredRate, value: system.answeredRate === null ? ANALYTICS.missing : formatPercent(system.answeredRate), icon: BookCheck, tone: 'green' },
+    {
+      label: ANALYTICS.cards.limited,
+      value: formatCount(system.limitedRequests.total),
+      icon: ShieldAlert,
+      tone: 'amber',
+      detail: Object.entries(system.limitedRequests.byRule)
+        .filter(([, n]) => n > 0)
+        .map(([rule, n]) => `${ANALYTICS.limitedRules[rule] ?? rule}: ${formatCount(n)}`)
+        .join(', '),
+    },
   ];
   return (
     <div className="analytics-cards">
-      {cards.map(({ label, value, icon: Icon, tone }) => (
+      {cards.map(({ label, value, icon: Icon, tone, detail }) => (
         <section key={label} className={`analytics-card tone-${tone}`} role="group" aria-label={label}>
           <span className="analytics-card-icon" aria-hidden="true">
             <Icon size={20} />
@@ -28,6 +53,7 @@ export function SummaryCards({ system, performance }: { system: SystemAnalytics;
           <span className="analytics-card-text">
             <span className="analytics-card-label">{label}</span>
             <span className="analytics-card-value">{value}</span>
+            {detail && <span className="analytics-card-detail">{detail}</span>}
           </span>
         </section>
       ))}

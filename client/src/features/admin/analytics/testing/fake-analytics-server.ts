@@ -32,6 +32,9 @@ export function makeSystem(overrides: Partial<SystemAnalytics> = {}): SystemAnal
       { hour: HOUR, requests: 1034, errors: 10, tokens: 47789, cost: 10.2456 },
     ],
     answeredRate: null,
+    conversations: 321,
+    messagesPerConversation: 4.25,
+    limitedRequests: { total: 0, byRule: {} },
     ...overrides,
   };
 }

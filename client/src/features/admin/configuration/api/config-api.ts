@@ -7,6 +7,8 @@ import { ApiError } from '../../../../lib/api';
 
 import type { AgentVerticalId } from '@shared/catalog/verticals';
 import {
+  AgentCreateSchema,
+  type AgentCreate,
   AgentUpdateSchema,
   GlobalSettingsUpdateSchema,
   KeyTestRequestSchema,
@@ -21,7 +23,7 @@ import {
 } from '@shared/contracts/config';
 
 export type { ProviderId } from '@shared/catalog/providers';
-export type { ConfigProblem, GlobalSettings, KeyTestRequest, KeyTestResult, ValidationReport } from '@shared/contracts/config';
+export type { ConfigProblem, GlobalSettings, GlobalSettingsUpdate, KeyTestRequest, KeyTestResult, ValidationReport } from '@shared/contracts/config';
 export type AgentVertical = AgentVerticalId;
 export type AgentConfig = AgentConfigDto;
 export type SystemConfig = SystemConfigDto;
@@ -38,6 +40,12 @@ export const configApi = {
   async updateAgent(agentId: string, update: AgentUpdate): Promise<AgentConfig> {
     const path = `/api/config/agents/${encodeURIComponent(agentId)}`;
     return (await apiRequest<Data<AgentConfig>>(path, { method: 'PUT', body: update, contract: AgentUpdateSchema })).data;
+  },
+  async createAgent(agent: AgentCreate): Promise<AgentConfig> {
+    return (await apiRequest<Data<AgentConfig>>('/api/config/agents', { method: 'POST', body: agent, contract: AgentCreateSchema })).data;
+  },
+  async deleteAgent(agentId: string): Promise<void> {
+    await apiRequest(`/api/config/agents/${encodeURIComponent(agentId)}`, { method: 'DELETE' });
   },
   async updateGlobal(settings: GlobalSettingsUpdate): Promise<GlobalSettings> {
     return (await apiRequest<Data<GlobalSettings>>('/api/config/global', { method: 'PUT', body: settings, contract: GlobalSettingsUpdateSchema })).data;

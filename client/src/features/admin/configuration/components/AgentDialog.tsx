@@ -4,10 +4,9 @@ import { PROVIDER_MODELS } from '@shared/catalog/providers';
 import { Modal } from '../../../../components/Modal';
 import type { AgentConfig, AgentUpdate, AgentVertical, KeyTestRequest, ProviderId } from '../api/config-api';
 import { CONFIG } from '../strings';
+import { ChoiceField, PROVIDER_OPTIONS, VERTICAL_OPTIONS, verticalOptionLabel } from './ChoiceField';
 import { KeyBadge, type KeyTestState } from './KeyBadge';
 
-const VERTICAL_OPTIONS: AgentVertical[] = ['universal', 'customer-service', 'hr', 'legal', 'sales'];
-const PROVIDER_OPTIONS: ProviderId[] = ['openai', 'anthropic', 'azure', 'openai-compatible', 'local'];
 
 /** Product-spec section 5 "Agent configuration": the defaults a field falls back to. */
 export const FIELD_DEFAULTS = { temperature: 0.7, maxTokens: 2000, timeout: 30000 };
@@ -28,6 +27,19 @@ interface Draft {
   apiVersion: string;
 }
 
+/** The model a provider starts with (its catalog default). */
+export const defaultModel = (provider: ProviderId) => (PROVIDER_MODELS[provider] ?? [])[0] ?? '';
+
+/** The contract's words for a temperature outside 0..1 (src/shared/contracts/config.ts). */
+export const TEMPERATURE_RANGE = 'Temperature must be between 0 and 1';
+
+/** Empty: the global Response Temperature applies; else a number from 0 to 1. */
+export function temperatureProblem(text: string): string | null {
+  if (text.trim() === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? null : TEMPERATURE_RANGE;
+}
+
 function draftOf(agent: AgentConfig): Draft {
   const llm = agent.llmConfig;
   return {
@@ -39,7 +51,8 @@ function draftOf(agent: AgentConfig): Draft {
     provider: llm.provider,
     model: llm.model,
     apiKey: '',
-    temperature: String(llm.temperature || FIELD_DEFAULTS.temperature),
+    // null: the agent has none of its own (the global Response Temperature applies).
+    temperature: llm.temperature === null ? '' : String(llm.temperature),
     maxTokens: String(llm.maxTokens || FIELD_DEFAULTS.maxTokens),
     endpoint: llm.endpoint ?? '',
     baseUrl: llm.baseUrl ?? '',
@@ -47,7 +60,7 @@ function draftOf(agent: AgentConfig): Draft {
   };
 }
 
-/** Temperature 0.7 when falsy; max tokens 2000 and timeout 30000 when empty. */
+/** Temperature null (the global one) when empty; max tokens 2000 and timeout 30000 when empty. */
 export function updateOf(draft: Draft): AgentUpdate & { llmConfig: NonNullable<AgentUpdate['llmConfig']> } {
   const number = (text: string) => (text.trim() === '' ? NaN : Number(text));
   const temperature = number(draft.temperature);
@@ -63,7 +76,7 @@ export function updateOf(draft: Draft): AgentUpdate & { llmConfig: NonNullable<A
       provider: draft.provider,
       model: draft.model,
       ...(draft.apiKey.trim() ? { apiKey: draft.apiKey.trim() } : {}),
-      temperature: temperature || FIELD_DEFAULTS.temperature,
+      temperature: Number.isNaN(temperature) ? null : temperature,
       maxTokens: Number.isNaN(maxTokens) ? FIELD_DEFAULTS.maxTokens : maxTokens,
       endpoint: draft.endpoint.trim() || null,
       baseUrl: draft.baseUrl.trim() || null,
@@ -78,6 +91,10 @@ export interface AgentDialogProps {
   onTestKey(request: KeyTestRequest): void;
   onSave(update: AgentUpdate): Promise<void>;
   onClose(): void;
+  /** The provider was changed: a test of the previous one no longer says anything. */
+  onProviderChange?(): void;
+  /** The global Response Temperature, which applies while the field is empty. */
+  globalTemperature?: number;
 }
 
 /**
@@ -85,7 +102,7 @@ export interface AgentDialogProps {
  * edits; 'Save Configuration' saves to the server and closes. The key field is empty (the stored
  * key is kept unless a new one is typed); the test button tests the typed key, or the stored one.
  */
-export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose }: AgentDialogProps) {
+export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose, onProviderChange, globalTemperature }: AgentDialogProps) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(agent));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -95,6 +112,7 @@ export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose }: Agen
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (temperatureError) return;
     setSaving(true);
     setError(null);
     try {
@@ -120,6 +138,12 @@ export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose }: Agen
   };
 
   const field = (name: string) => `${ids}-${name}`;
+  const temperatureError = temperatureProblem(draft.temperature);
+  const keyless = draft.provider === 'local';
+  const changeProvider = (provider: ProviderId) => {
+    setDraft((d) => ({ ...d, provider, model: defaultModel(provider), apiKey: provider === 'local' ? '' : d.apiKey }));
+    onProviderChange?.();
+  };
   const models = PROVIDER_MODELS[draft.provider] ?? [];
 
   return (
@@ -135,26 +159,8 @@ export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose }: Agen
           <input id={field('name')} value={draft.agentName} onChange={(e) => set('agentName', e.target.value)} maxLength={100} />
         </div>
         <div className="config-row">
-          <div className="config-field">
-            <label htmlFor={field('vertical')}>{CONFIG.fields.vertical}</label>
-            <select id={field('vertical')} value={draft.vertical} onChange={(e) => set('vertical', e.target.value as AgentVertical)}>
-              {VERTICAL_OPTIONS.map((v) => (
-                <option key={v} value={v}>
-                  {CONFIG.verticals[v]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="config-field">
-            <label htmlFor={field('provider')}>{CONFIG.fields.provider}</label>
-            <select id={field('provider')} value={draft.provider} onChange={(e) => set('provider', e.target.value as ProviderId)}>
-              {PROVIDER_OPTIONS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChoiceField<AgentVertical> id={field('vertical')} label={CONFIG.fields.vertical} value={draft.vertical} options={VERTICAL_OPTIONS} optionLabel={verticalOptionLabel} onChange={(v) => set('vertical', v)} />
+          <ChoiceField<ProviderId> id={field('provider')} label={CONFIG.fields.provider} value={draft.provider} options={PROVIDER_OPTIONS} onChange={changeProvider} />
         </div>
         <div className="config-field">
           <label htmlFor={field('model')}>{CONFIG.fields.model}</label>
@@ -183,30 +189,52 @@ export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose }: Agen
             <input id={field('baseUrl')} type="url" value={draft.baseUrl} onChange={(e) => set('baseUrl', e.target.value)} placeholder="http://localhost:11434/v1" />
           </div>
         )}
-        <div className="config-field">
-          <label htmlFor={field('apiKey')}>{CONFIG.fields.apiKey}</label>
-          <div className="config-key-row">
-            <input
-              id={field('apiKey')}
-              type="password"
-              autoComplete="off"
-              value={draft.apiKey}
-              onChange={(e) => set('apiKey', e.target.value)}
-              placeholder={agent.llmConfig.apiKey ? CONFIG.keyPlaceholderStored(agent.llmConfig.apiKey) : CONFIG.keyPlaceholderNone}
-            />
-            <button type="button" className="config-button is-secondary" onClick={testKey} disabled={testing} aria-label={testing ? CONFIG.testingKey : CONFIG.testKeyLabel} aria-busy={testing}>
-              {testing && <Loader2 size={16} className="config-spin" aria-hidden="true" />}
-              {CONFIG.testKey}
-            </button>
-            <KeyBadge test={keyTest} />
+        {keyless ? (
+          <div className="config-field">
+            <p className="config-hint" id={field('keyless')}>
+              {CONFIG.keyNotNeeded}
+            </p>
           </div>
-          {keyTest && keyTest.state !== 'testing' && <p className="config-hint">{keyTest.reason}</p>}
-          {agent.keyError && <p className="config-hint is-error">{agent.keyError}</p>}
-        </div>
+        ) : (
+          <div className="config-field">
+            <label htmlFor={field('apiKey')}>{CONFIG.fields.apiKey}</label>
+            <div className="config-key-row">
+              <input
+                id={field('apiKey')}
+                type="password"
+                autoComplete="off"
+                value={draft.apiKey}
+                onChange={(e) => set('apiKey', e.target.value)}
+                placeholder={agent.llmConfig.apiKey ? CONFIG.keyPlaceholderStored(agent.llmConfig.apiKey) : CONFIG.keyPlaceholderNone}
+              />
+              <button type="button" className="config-button is-secondary" onClick={testKey} disabled={testing} aria-label={testing ? CONFIG.testingKey : CONFIG.testKeyLabel} aria-busy={testing}>
+                {testing && <Loader2 size={16} className="config-spin" aria-hidden="true" />}
+                {CONFIG.testKey}
+              </button>
+              <KeyBadge test={keyTest} />
+            </div>
+            {keyTest && keyTest.state !== 'testing' && <p className="config-hint">{keyTest.reason}</p>}
+            {agent.keyError && <p className="config-hint is-error">{agent.keyError}</p>}
+          </div>
+        )}
         <div className="config-row is-three">
           <div className="config-field">
             <label htmlFor={field('temperature')}>{CONFIG.fields.temperature}</label>
-            <input id={field('temperature')} type="number" min={0} max={1} step={0.1} value={draft.temperature} onChange={(e) => set('temperature', e.target.value)} />
+            <input
+              id={field('temperature')}
+              type="number"
+              min={0}
+              max={1}
+              step={0.1}
+              value={draft.temperature}
+              onChange={(e) => set('temperature', e.target.value)}
+              placeholder={globalTemperature === undefined ? CONFIG.temperatureGlobal : CONFIG.temperatureGlobalValue(globalTemperature)}
+              aria-invalid={temperatureError ? true : undefined}
+              aria-describedby={field('temperature-hint')}
+            />
+            <p id={field('temperature-hint')} className={temperatureError ? 'config-hint is-error' : 'config-hint'}>
+              {temperatureError ?? CONFIG.temperatureHint}
+            </p>
           </div>
           <div className="config-field">
             <label htmlFor={field('maxTokens')}>{CONFIG.fields.maxTokens}</label>
@@ -231,7 +259,7 @@ export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose }: Agen
           <button type="button" className="config-button is-secondary" onClick={onClose}>
             {CONFIG.cancel}
           </button>
-          <button type="submit" className="config-button is-primary" disabled={saving}>
+          <button type="submit" className="config-button is-primary" disabled={saving || temperatureError !== null}>
             {saving ? CONFIG.saving : CONFIG.save}
           </button>
         </div>

@@ -1,6 +1,7 @@
 import { CONFIG } from '../strings';
 
-export type KeyTestState = { state: 'testing' } | { state: 'valid' | 'invalid'; reason: string };
+/** `typed`: the test was of a key typed in the dialog, not the stored one. */
+export type KeyTestState = { state: 'testing'; typed?: boolean } | { state: 'valid' | 'invalid'; reason: string; typed?: boolean };
 
 /** Valid / Invalid after a key test; nothing before one (or while it runs). */
 export function KeyBadge({ test }: { test: KeyTestState | undefined }) {

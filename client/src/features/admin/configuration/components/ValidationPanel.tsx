@@ -4,8 +4,10 @@ import { CONFIG } from '../strings';
 
 /** The result of 'Validate Config': the problems the server found, or that there are none. */
 export function ValidationPanel({ report }: { report: ValidationReport }) {
+  // Green only when nothing was found: warnings get an amber box, errors a red one.
+  const tone = report.problems.some((p) => p.severity === 'error') || !report.valid ? 'is-invalid' : report.problems.length ? 'is-warning' : 'is-valid';
   return (
-    <section className={`config-validation ${report.valid ? 'is-valid' : 'is-invalid'}`} aria-label={CONFIG.validation.title} role="status">
+    <section className={`config-validation ${tone}`} aria-label={CONFIG.validation.title} role="status">
       {report.problems.length === 0 ? (
         <p className="config-validation-ok">
           <CircleCheck size={18} aria-hidden="true" />

@@ -4,6 +4,7 @@
  * key kept when none is sent), records every call, and lets a test override any route.
  */
 import { vi } from 'vitest';
+import { CHAT_LIMIT_DEFAULTS } from '@shared/contracts/limits';
 import type { AgentConfig, GlobalSettings, SystemConfig } from '../api/config-api';
 
 export interface FakeReply {
@@ -39,6 +40,8 @@ export function makeGlobal(overrides: Partial<GlobalSettings> = {}): GlobalSetti
     enableAnalytics: true,
     debugMode: false,
     conversationRetentionDays: 90,
+    chatLimits: { ...CHAT_LIMIT_DEFAULTS },
+    budgets: { list: [], visitorDailyTokens: null },
     ...overrides,
   };
 }
@@ -71,6 +74,20 @@ export function fakeConfigServer(initial: Partial<SystemConfig> = {}) {
         agent.keyStatus = 'set';
       }
       return ok(agent);
+    }
+    if (route === 'POST /api/config/agents') {
+      const agentId = body.agentId ?? `${String(body.agentName).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-agent`;
+      if (state.agents.some((a) => a.agentId === agentId)) return fail(409, 'conflict', `Agent ${agentId} already exists.`);
+      const agent = makeAgent({ agentId, agentName: body.agentName, vertical: body.vertical, keyStatus: 'missing', llmConfig: { provider: body.llmConfig.provider, model: 'gpt-4o-mini', apiKey: '', temperature: null } });
+      state.agents.push(agent);
+      return { status: 201, body: { success: true, data: agent } };
+    }
+    const deleteMatch = /^DELETE \/api\/config\/agents\/(.+)$/.exec(route);
+    if (deleteMatch) {
+      const id = decodeURIComponent(deleteMatch[1]);
+      if (!state.agents.some((a) => a.agentId === id)) return fail(404, 'not_found', 'No such agent.');
+      state.agents = state.agents.filter((a) => a.agentId !== id);
+      return ok({ agentId: id });
     }
     if (route === 'PUT /api/config/global') {
       state.global = { ...state.global, ...body, verticals: { ...state.global.verticals, ...(body.verticals ?? {}) } };

@@ -22,6 +22,8 @@ const nextLocalId = () => `local-${++localIds}`;
 export interface KnowledgeEditorProps {
   /** The item being edited, or null for a new one. */
   item: KnowledgeItem | null;
+  /** A new item's fields to start from (Knowledge gaps' "Create knowledge item": the question). */
+  draft?: { title: string; vertical: string; content?: string };
   /** Stored attachments' content, once the whole item has been fetched. */
   storedContent: ReadonlyMap<string, string> | undefined;
   /** Fetching the whole item failed: stored attachments cannot be previewed. */
@@ -33,6 +35,8 @@ export interface KnowledgeEditorProps {
   onSave(input: KnowledgeItemInput): void;
   onDelete(): void;
   onClose(): void;
+  /** Shows a notice in the page (file problems). */
+  notify(text: string): void;
 }
 
 const A = KNOWLEDGE.attachments;
@@ -49,10 +53,10 @@ function problemText(name: string, reason: 'not-yet-supported' | 'unsupported' |
  * checks (product-spec section 5): the server's verdict shows as the save alert.
  */
 export function KnowledgeEditor(props: KnowledgeEditorProps) {
-  const { item, storedContent, storedContentFailed, saving, deleting, saveProblem, onSave, onDelete, onClose } = props;
+  const { item, draft, storedContent, storedContentFailed, saving, deleting, saveProblem, onSave, onDelete, onClose, notify } = props;
   const ids = useId();
   const E = KNOWLEDGE.editor;
-  const initial = item ?? NEW_ITEM;
+  const initial = item ?? (draft ? { ...NEW_ITEM, title: draft.title, content: draft.content ?? '', vertical: VERTICAL_OPTIONS.includes(draft.vertical) ? draft.vertical : NEW_ITEM.vertical } : NEW_ITEM);
   const [title, setTitle] = useState(initial.title);
   const [content, setContent] = useState(initial.content);
   const [vertical, setVertical] = useState(initial.vertical as KnowledgeItemInput['vertical']);
@@ -76,7 +80,7 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
       if (check.ok) accepted.push({ file, type: check.type, image: check.image });
       else problems.push(problemText(file.name, check.reason));
     }
-    if (problems.length) window.alert(problems.join('\n'));
+    if (problems.length) notify(problems.join('\n'));
     if (accepted.length === 0) return;
     setReading((n) => n + accepted.length);
     const results = await Promise.allSettled(
@@ -95,7 +99,7 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) {
       console.error('Failed to read attachment', ...failed.map((r) => (r as PromiseRejectedResult).reason));
-      window.alert(KNOWLEDGE.alerts.uploadFailed);
+      notify(KNOWLEDGE.alerts.uploadFailed);
     }
   };
 

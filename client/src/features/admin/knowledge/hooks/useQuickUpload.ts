@@ -1,11 +1,22 @@
 import type { KnowledgeItemInput } from '@shared/contracts/knowledge';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { flushSync } from 'react-dom';
+import type { Notify } from '../../../../components/Notices';
+import { ApiError } from '../../../../lib/api';
 import { knowledgeApi } from '../api/knowledge-api';
-import { nameWithoutExtension, quickUploadKind, readAsArrayBuffer, readAsText } from '../files';
+import { extensionOf, quickUploadKind, readAsArrayBuffer, readAsText } from '../files';
+import { draftFromText, draftsFromJson } from '../quick-upload-drafts';
 import { extractPdfText, type PdfJsModule } from '../pdf/pdf-text';
 import { KNOWLEDGE } from '../strings';
+
+/** A parsed file waiting for the admin's review: one item, or one per element of a JSON array. */
+export interface UploadReview {
+  fileName: string;
+  kind: 'text' | 'json' | 'pdf';
+  drafts: KnowledgeItemInput[];
+  /** The vertical and category of items that set none of their own. */
+  defaults: { vertical: KnowledgeItemInput['vertical']; category: string };
+}
 
 export interface UploadProgress {
   label: string;
@@ -19,17 +30,26 @@ export function uploadVertical(filter: string): KnowledgeItemInput['vertical'] {
   return (filter === 'all' ? 'customer-service' : filter) as KnowledgeItemInput['vertical'];
 }
 
+/**
+ * The spec's alert text, word for word, followed by the server's reason when it gave one (a
+ * refusal: 4xx, e.g. 'Title is required' or a too-large body).
+ */
+export function withReason(alert: string, error: unknown): string {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.message ? `${alert}\n${error.message}` : alert;
+}
+
 const S = KNOWLEDGE.quickUpload;
 const A = KNOWLEDGE.alerts;
 
 /**
- * Quick upload (product-spec sections 5 and 8): a .txt, .json or .pdf file becomes a knowledge
- * item titled after the file, its text as content, category 'Uploaded', tags ['uploaded',
- * 'document'] (+ 'pdf'), in the filtered vertical. Every outcome is told with the spec's alert;
+ * Quick upload (product-spec sections 5 and 8): a .txt, .json or .pdf file is read and parsed
+ * into items (titled after the file, category 'Uploaded', tags ['uploaded', 'document'] (+ 'pdf'),
+ * the filtered vertical; a JSON file's own fields win), which the admin reviews (`review`) and
+ * then confirms or cancels. Every outcome is told with the spec's alert as an in-page notice;
  * `progress` describes the step under way (reading, parsing page n of m, saving).
  */
-export function useQuickUpload(options: { vertical: string; loadPdfJs: () => Promise<PdfJsModule>; onCreated: () => void }) {
-  const { vertical, loadPdfJs, onCreated } = options;
+export function useQuickUpload(options: { vertical: string; loadPdfJs: () => Promise<PdfJsModule>; onCreated: () => void; notify: Notify }) {
+  const { vertical, loadPdfJs, onCreated, notify } = options;
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const create = useMutation({ mutationFn: knowledgeApi.create });
 
@@ -59,59 +79,77 @@ export function useQuickUpload(options: { vertical: string; loadPdfJs: () => Pro
     }
   };
 
-  /** Reads, parses and saves `file`; returns the alert that tells how it went. */
-  const steps = async (file: File): Promise<string> => {
+  const [review, setReview] = useState<UploadReview | null>(null);
+
+  /** Reads and parses `file`: the items to review, or the alert that tells why there are none. */
+  const steps = async (file: File): Promise<{ review: UploadReview } | { alert: string }> => {
     const kind = quickUploadKind(file.name);
-    if (kind === 'excel') return S.officeNotSupported('Excel');
-    if (kind === 'word') return S.officeNotSupported('Word');
-    if (kind === 'unsupported') return S.unsupported(file.name);
+    if (kind === 'excel') return { alert: S.officeNotSupported('Excel') };
+    if (kind === 'word') return { alert: S.officeNotSupported('Word') };
+    if (kind === 'unsupported') return { alert: S.unsupported(file.name) };
 
     setProgress({ label: S.reading(file.name) });
-    let text: string;
+    const defaults = { vertical: uploadVertical(vertical), category: 'Uploaded', tags: kind === 'pdf' ? ['uploaded', 'document', 'pdf'] : ['uploaded', 'document'] };
     if (kind === 'pdf') {
       const outcome = await pdfText(file);
-      if ('alert' in outcome) return outcome.alert;
-      text = outcome.text;
-    } else {
-      try {
-        text = await readAsText(file);
-      } catch (error) {
-        console.error('Failed to read file', error);
-        return A.emptyFile;
-      }
-      if (text.trim() === '') return A.emptyFile;
+      if ('alert' in outcome) return outcome;
+      return { review: { fileName: file.name, kind: 'pdf', drafts: [draftFromText(file.name, outcome.text, defaults)], defaults } };
     }
-
-    setProgress({ label: S.saving(file.name) });
+    let text: string;
     try {
-      await create.mutateAsync({
-        title: nameWithoutExtension(file.name),
-        content: text,
-        category: 'Uploaded',
-        vertical: uploadVertical(vertical),
-        tags: kind === 'pdf' ? ['uploaded', 'document', 'pdf'] : ['uploaded', 'document'],
-        attachments: [],
-      });
+      text = await readAsText(file);
     } catch (error) {
-      console.error('Failed to upload file', error);
-      return A.uploadFailed;
+      console.error('Failed to read file', error);
+      return { alert: A.emptyFile };
     }
-    onCreated();
-    return kind === 'pdf' ? A.uploadedPdf(file.name) : A.uploaded(file.name);
+    if (text.trim() === '') return { alert: A.emptyFile };
+    if (extensionOf(file.name) === '.json') {
+      const parsed = draftsFromJson(text, file.name, defaults);
+      if ('problem' in parsed) return { alert: `${A.uploadFailed}\n${parsed.problem}` };
+      return { review: { fileName: file.name, kind: 'json', drafts: parsed.drafts, defaults } };
+    }
+    return { review: { fileName: file.name, kind: 'text', drafts: [draftFromText(file.name, text, defaults)], defaults } };
   };
 
   const upload = async (file: File) => {
-    let message: string;
+    let outcome: Awaited<ReturnType<typeof steps>>;
     try {
-      message = await steps(file);
+      outcome = await steps(file);
     } catch (error) {
       console.error('Failed to upload file', error);
-      message = A.uploadFailed;
+      outcome = { alert: A.uploadFailed };
     }
-    // The progress goes away before the (blocking) alert shows.
-    flushSync(() => setProgress(null));
-    window.alert(message);
+    setProgress(null);
+    if ('alert' in outcome) notify(outcome.alert, { tone: 'error' });
+    else setReview(outcome.review);
   };
 
-  return { upload, progress };
+  /** Creates the reviewed items one by one; the spec's success alert once all are saved. */
+  const confirm = async (drafts: KnowledgeItemInput[]) => {
+    const current = review;
+    if (!current) return;
+    setReview(null);
+    let created = 0;
+    try {
+      for (const draft of drafts) {
+        setProgress({ label: S.saving(current.fileName), fraction: drafts.length > 1 ? created / drafts.length : undefined });
+        await create.mutateAsync(draft);
+        created += 1;
+      }
+    } catch (error) {
+      console.error('Failed to upload file', error);
+      setProgress(null);
+      if (created > 0) onCreated();
+      notify(withReason(A.uploadFailed, error) + (drafts.length > 1 ? `\n${S.createdSome(created, drafts.length)}` : ''), { tone: 'error' });
+      return;
+    }
+    setProgress(null);
+    onCreated();
+    const done = current.kind === 'pdf' ? A.uploadedPdf(current.fileName) : A.uploaded(current.fileName);
+    notify(drafts.length > 1 ? `${done}\n${S.createdMany(drafts.length)}` : done, { tone: 'success' });
+  };
+
+  const cancel = () => setReview(null);
+
+  return { upload, progress, review, confirm, cancel };
 }

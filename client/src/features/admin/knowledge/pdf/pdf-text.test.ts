@@ -4,7 +4,7 @@ import { makePdf } from '../testing/make-pdf';
 import { extractPdfText, PdfParseError } from './pdf-text';
 
 describe('extractPdfText (real PDF.js on generated PDFs)', () => {
-  it("joins each page's text items with spaces and the pages with newlines, reporting each page as it starts", async () => {
+  it('gives each line of a page on a line of its own and separates pages with a blank line, reporting each page as it starts', async () => {
     const pdfjs = await loadLegacyPdfJs();
     const pages: Array<[number, number]> = [];
     const text = await extractPdfText(
@@ -12,7 +12,7 @@ describe('extractPdfText (real PDF.js on generated PDFs)', () => {
       makePdf([['Welcome aboard', 'Coffee is on floor two'], ['Twenty five vacation days'], ['Receipts within thirty days (always)']]),
       (page, total) => pages.push([page, total]),
     );
-    expect(text).toBe('Welcome aboard Coffee is on floor two\nTwenty five vacation days\nReceipts within thirty days (always)');
+    expect(text).toBe('Welcome aboard\nCoffee is on floor two\n\nTwenty five vacation days\n\nReceipts within thirty days (always)');
     expect(pages).toEqual([
       [1, 3],
       [2, 3],

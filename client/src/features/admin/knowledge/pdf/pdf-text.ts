@@ -1,13 +1,15 @@
 /// <reference types="vite/client" />
 /**
- * Text from a PDF, read in the browser with PDF.js (product-spec section 5 "Knowledge"): the text
- * items of each page joined by spaces, the pages joined by newlines.
+ * Text from a PDF, read in the browser with PDF.js (product-spec section 5 "Knowledge"): lines
+ * rebuilt from the items' positions (ligatures joined), print headers, footers and page numbers
+ * left out (pdf-clean.ts), pages separated by a blank line.
  *
  * PDF.js (about 1 MB with its worker) is loaded only when a PDF is uploaded: `loadPdfJs` imports
  * it on demand, so neither the chat page nor the console's first load carries it. The worker is
  * a file of our own build (Vite emits it and gives its URL), never a CDN.
  */
 import type * as PdfJs from 'pdfjs-dist';
+import { cleanPdfPages, pageLines, type PdfLine, type PdfTextItem } from './pdf-clean';
 
 export type PdfJsModule = typeof PdfJs;
 
@@ -36,20 +38,15 @@ export async function extractPdfText(pdfjs: PdfJsModule, data: ArrayBuffer | Uin
   try {
     task = pdfjs.getDocument({ data, verbosity: pdfjs.VerbosityLevel.ERRORS, isEvalSupported: false });
     const document = await task.promise;
-    const pages: string[] = [];
+    const pages: PdfLine[][] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
       onPage?.(number, document.numPages);
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      pages.push(
-        content.items
-          .map((item) => ('str' in item ? item.str : ''))
-          .filter((text) => text !== '')
-          .join(' '),
-      );
+      pages.push(pageLines(content.items.filter((item): item is PdfTextItem & typeof item => 'str' in item)));
       page.cleanup();
     }
-    return pages.join('\n');
+    return cleanPdfPages(pages);
   } catch (error) {
     throw new PdfParseError(error);
   } finally {

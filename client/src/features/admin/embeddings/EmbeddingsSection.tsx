@@ -1,0 +1,151 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { EMBEDDING_MODELS, EMBEDDING_PROVIDER_IDS, type EmbeddingProviderId } from '@shared/catalog/providers';
+import { EMBEDDING_PROVIDER_LABELS } from '@shared/contracts/embeddings';
+import { EMBEDDING_STATUS_QUERY_KEY, EMBEDDINGS_QUERY_KEY, embeddingsApi, progressLine, type EmbeddingConfig } from './embeddings-api';
+
+interface Draft {
+  enabled: boolean;
+  provider: EmbeddingProviderId;
+  model: string;
+  baseUrl: string;
+  endpoint: string;
+  apiVersion: string;
+  keyFromAgent: string;
+  apiKey: string;
+}
+
+function draftOf(config: EmbeddingConfig): Draft {
+  const s = config.settings;
+  return { enabled: s.enabled, provider: s.provider, model: s.model, baseUrl: s.baseUrl ?? '', endpoint: s.endpoint ?? '', apiVersion: s.apiVersion ?? '', keyFromAgent: s.keyFromAgent ?? '', apiKey: s.apiKey ?? '' };
+}
+
+/**
+ * Configuration tab, "Embeddings": hybrid retrieval (BM25 fused with vectors) on or off, the
+ * provider (OpenAI, Azure OpenAI, an OpenAI-compatible server), model, address and key (its own,
+ * or an agent's). Off by default; turning it on or changing the model starts a backfill.
+ */
+export function EmbeddingsSection({ agents }: { agents: { agentId: string; agentName: string }[] }) {
+  const queryClient = useQueryClient();
+  const config = useQuery({ queryKey: EMBEDDINGS_QUERY_KEY, queryFn: embeddingsApi.get });
+  const [draft, setDraft] = useState<Draft | null>(null);
+  useEffect(() => {
+    if (config.data && !draft) setDraft(draftOf(config.data));
+  }, [config.data, draft]);
+  const save = useMutation({
+    mutationFn: (d: Draft) =>
+      embeddingsApi.update({
+        enabled: d.enabled,
+        provider: d.provider,
+        model: d.model,
+        baseUrl: d.baseUrl,
+        endpoint: d.endpoint,
+        apiVersion: d.apiVersion,
+        keyFromAgent: d.keyFromAgent,
+        ...(d.keyFromAgent ? {} : { apiKey: d.apiKey }),
+      }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(EMBEDDINGS_QUERY_KEY, saved);
+      queryClient.setQueryData(EMBEDDING_STATUS_QUERY_KEY, saved.status);
+      setDraft(draftOf(saved));
+    },
+  });
+  if (!draft) return null;
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(draft);
+  };
+  const status = config.data?.status;
+  return (
+    <form className="config-settings" onSubmit={submit} noValidate>
+      <section className="config-card" aria-labelledby="embeddings-title">
+        <h3 id="embeddings-title">Embeddings</h3>
+        <p className="config-hint">Hybrid retrieval: questions are matched by meaning (vectors) as well as by keywords (BM25). Off, search uses keywords only.</p>
+        <div className="config-switch">
+          <input id="embeddings-enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+          <label htmlFor="embeddings-enabled">Use embeddings</label>
+        </div>
+        <div className="config-row is-three">
+          <div className="config-field">
+            <label htmlFor="embeddings-provider">Provider</label>
+            <select id="embeddings-provider" value={draft.provider} onChange={(e) => set({ provider: e.target.value as EmbeddingProviderId, model: EMBEDDING_MODELS[e.target.value as EmbeddingProviderId][0] })}>
+              {EMBEDDING_PROVIDER_IDS.map((id) => (
+                <option key={id} value={id}>
+                  {EMBEDDING_PROVIDER_LABELS[id]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="config-field">
+            <label htmlFor="embeddings-model">Model</label>
+            <input id="embeddings-model" list="embeddings-models" value={draft.model} onChange={(e) => set({ model: e.target.value })} />
+            <datalist id="embeddings-models">
+              {EMBEDDING_MODELS[draft.provider].map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+          </div>
+          {draft.provider === 'azure' ? (
+            <div className="config-field">
+              <label htmlFor="embeddings-endpoint">Endpoint</label>
+              <input id="embeddings-endpoint" type="url" value={draft.endpoint} placeholder="https://resource.openai.azure.com" onChange={(e) => set({ endpoint: e.target.value })} />
+            </div>
+          ) : (
+            <div className="config-field">
+              <label htmlFor="embeddings-base-url">Base URL</label>
+              <input
+                id="embeddings-base-url"
+                type="url"
+                value={draft.baseUrl}
+                placeholder={draft.provider === 'openai' ? 'https://api.openai.com/v1 (default)' : 'http://localhost:11434/v1'}
+                onChange={(e) => set({ baseUrl: e.target.value })}
+              />
+            </div>
+          )}
+        </div>
+        <div className="config-row is-three">
+          {draft.provider === 'azure' && (
+            <div className="config-field">
+              <label htmlFor="embeddings-api-version">API Version</label>
+              <input id="embeddings-api-version" value={draft.apiVersion} placeholder="2024-10-21" onChange={(e) => set({ apiVersion: e.target.value })} />
+            </div>
+          )}
+          <div className="config-field">
+            <label htmlFor="embeddings-key-source">API Key</label>
+            <select id="embeddings-key-source" value={draft.keyFromAgent} onChange={(e) => set({ keyFromAgent: e.target.value })}>
+              <option value="">Its own key</option>
+              {agents.map((a) => (
+                <option key={a.agentId} value={a.agentId}>
+                  {`Use the key of ${a.agentName}`}
+                </option>
+              ))}
+            </select>
+          </div>
+          {!draft.keyFromAgent && (
+            <div className="config-field">
+              <label htmlFor="embeddings-key">Key</label>
+              <input id="embeddings-key" type="password" autoComplete="off" value={draft.apiKey} placeholder="sk-…" onChange={(e) => set({ apiKey: e.target.value })} />
+            </div>
+          )}
+        </div>
+        <div className="config-actions">
+          {status?.enabled && (
+            <span className="config-status" role="status">
+              {progressLine(status)}
+              {status.degraded ? ' (the last embedding call failed: searching by keywords only)' : ''}
+            </span>
+          )}
+          {save.isError && (
+            <span className="config-status is-error" role="alert">
+              {save.error.message}
+            </span>
+          )}
+          <button type="submit" className="config-button is-primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save Embeddings'}
+          </button>
+        </div>
+      </section>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * The embeddings API (hybrid retrieval): settings for the Configuration tab's Embeddings section,
+ * and the backfill progress the Knowledge tab shows. Shapes: src/shared/contracts/embeddings.ts.
+ */
+import { EmbeddingSettingsUpdateSchema, type EmbeddingConfig, type EmbeddingSettingsUpdate, type EmbeddingStatus } from '@shared/contracts/embeddings';
+import { apiRequest } from '../../../lib/api';
+
+export type { EmbeddingConfig, EmbeddingSettingsUpdate, EmbeddingStatus };
+
+export const EMBEDDINGS_QUERY_KEY = ['embeddings'] as const;
+export const EMBEDDING_STATUS_QUERY_KEY = ['embeddings', 'status'] as const;
+
+type Data<T> = { success: true; data: T };
+
+export const embeddingsApi = {
+  async get(): Promise<EmbeddingConfig> {
+    return (await apiRequest<Data<EmbeddingConfig>>('/api/config/embeddings')).data;
+  },
+  async update(update: EmbeddingSettingsUpdate): Promise<EmbeddingConfig> {
+    return (await apiRequest<Data<EmbeddingConfig>>('/api/config/embeddings', { method: 'PUT', body: update, contract: EmbeddingSettingsUpdateSchema })).data;
+  },
+  async status(): Promise<EmbeddingStatus> {
+    return (await apiRequest<Data<EmbeddingStatus>>('/api/config/embeddings/status')).data;
+  },
+};
+
+/** The Knowledge tab's line: "n of N chunks embedded" (with the model), or why it is stuck. */
+export function progressLine(status: EmbeddingStatus): string {
+  const n = status.embedded.toLocaleString('en-US');
+  const total = status.total.toLocaleString('en-US');
+  const line = `Embeddings (${status.model}): ${n} of ${total} chunks embedded`;
+  if (status.lastError && status.running) return `${line}. ${status.lastError}`;
+  return status.running ? `${line}…` : line;
+}

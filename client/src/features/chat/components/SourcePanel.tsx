@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import type { ReplySource } from '@shared/contracts/chat';
+import type { PublicKnowledgeItem } from '@shared/contracts/knowledge';
+import { Modal } from '../../../components/Modal';
+import { useStrings } from '../i18n';
+import { Markdown } from './Markdown';
+
+type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; item: PublicKnowledgeItem };
+
+/** Reads a source's text (GET /api/public/knowledge/{id}). */
+async function loadSource(fetchImpl: typeof fetch, id: string): Promise<PublicKnowledgeItem> {
+  const response = await fetchImpl(`/api/public/knowledge/${encodeURIComponent(id)}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return ((await response.json()) as { data: PublicKnowledgeItem }).data;
+}
+
+/**
+ * A reply's source, opened from its chip: the knowledge item's text in a side panel (a dialog:
+ * focus inside, Escape closes, focus goes back to the chip).
+ */
+export function SourcePanel({ source, fetch: fetchImpl, onClose }: { source: ReplySource | null; fetch: typeof fetch; onClose(): void }) {
+  const t = useStrings().source;
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const id = source?.id;
+
+  useEffect(() => {
+    if (!id) return;
+    let cancelled = false;
+    setLoaded({ state: 'loading' });
+    loadSource(fetchImpl, id).then(
+      (item) => !cancelled && setLoaded({ state: 'ready', item }),
+      (error: unknown) => {
+        console.warn('Could not open the source', error);
+        if (!cancelled) setLoaded({ state: 'failed' });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [id, fetchImpl]);
+
+  return (
+    <Modal
+      open={source !== null}
+      onClose={onClose}
+      title={loaded.state === 'ready' ? loaded.item.title : (source?.title ?? t.title)}
+      description={t.title}
+      closeLabel={t.close}
+      className="source-panel"
+      placement="side"
+    >
+      {loaded.state === 'loading' && (
+        <p className="source-status" role="status">
+          {t.loading}
+        </p>
+      )}
+      {loaded.state === 'failed' && (
+        <p className="source-status is-error" role="alert">
+          {t.failed}
+        </p>
+      )}
+      {loaded.state === 'ready' && (
+        <div className="source-content markdown" dir="auto">
+          <Markdown text={loaded.item.content} />
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+import { act, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '@shared/catalog/languages';
+import { DICTIONARIES, en, stringsFor } from './i18n';
+import { fakeFetch, renderChat } from './testing/render-chat';
+
+/** Every text of a dictionary, flattened (functions called with a marker). */
+function texts(value: unknown, path = ''): [string, string][] {
+  if (typeof value === 'string') return [[path, value]];
+  if (typeof value === 'function') return [[path, String((value as (...a: unknown[]) => unknown)('X', 'Y'))]];
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => texts(v, path ? `${path}.${k}` : k));
+  return [];
+}
+
+const input = () => screen.getByRole('textbox');
+
+describe('interface languages', () => {
+  it('has a dictionary for each of the 11 offered languages, with every text of the English one', () => {
+    expect(Object.keys(DICTIONARIES).sort()).toEqual(LANGUAGES.map((l) => l.code).sort());
+    const keys = texts(en).map(([k]) => k);
+    for (const code of Object.keys(DICTIONARIES)) expect(texts(DICTIONARIES[code]).map(([k]) => k)).toEqual(keys);
+  });
+
+  it('translates the texts (other than names kept as they are: the brand, codes, Online)', () => {
+    const english = new Map(texts(en));
+    for (const language of LANGUAGES.filter((l) => l.code !== 'en')) {
+      const same = texts(DICTIONARIES[language.code]).filter(([k, v]) => english.get(k) === v && !k.startsWith('brand.name'));
+      // A few words are the same in some languages (Online, Sources, Conversation, India, Japan...).
+      expect({ code: language.code, untranslated: same.length <= 12 ? 'few' : same.map(([k]) => k) }).toEqual({ code: language.code, untranslated: 'few' });
+    }
+  });
+
+  it('choosing Spanish changes the interface, the page language and is remembered', async () => {
+    const { user, unmount } = renderChat();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'es');
+    const es = stringsFor('es');
+    expect(document.documentElement.lang).toBe('es');
+    expect(document.documentElement.dir).toBe('ltr');
+    expect(screen.getByRole('tab', { name: new RegExp(es.verticals.hr.name) })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: es.verticals['customer-service'].name })).toBeInTheDocument();
+    expect(input()).toHaveAttribute('placeholder', es.chat.placeholder);
+    expect(screen.getByRole('button', { name: es.chat.send })).toBeInTheDocument();
+    expect(screen.getByRole('log')).toHaveTextContent(es.verticals['customer-service'].welcome);
+    expect(within(screen.getByRole('contentinfo')).getByText(es.footer.availability)).toBeInTheDocument();
+    unmount();
+    expect(document.documentElement.lang).toBe('en');
+    renderChat();
+    expect(document.documentElement.lang).toBe('es');
+    expect(screen.getByRole('combobox', { name: es.chat.language })).toHaveValue('es');
+  });
+
+  it('Arabic sets dir="rtl" on <html>', async () => {
+    const { user } = renderChat();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'ar');
+    expect(document.documentElement.lang).toBe('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('ar').chat.language }), 'en');
+    expect(document.documentElement.dir).toBe('ltr');
+  });
+
+  it('translates the legal flow: modal, sub-region step with the right article, notice and welcome', async () => {
+    const { user } = renderChat();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    const fr = stringsFor('fr');
+    await user.click(screen.getByRole('tab', { name: new RegExp(fr.verticals.legal.name) }));
+    const dialog = screen.getByRole('dialog', { name: fr.legal.select });
+    await user.click(within(dialog).getByRole('button', { name: new RegExp(fr.legal.jurisdictions.AE.name) }));
+    expect(within(dialog).getByRole('option', { name: 'Choisissez un émirat...' })).toBeInTheDocument();
+    await user.selectOptions(within(dialog).getByRole('combobox'), 'Dubai');
+    await user.click(within(dialog).getByRole('button', { name: fr.legal.continue }));
+    expect(screen.getByRole('note')).toHaveTextContent(fr.legal.jurisdictions.AE.warning!);
+    expect(screen.getByRole('log')).toHaveTextContent(fr.legal.welcome(`Dubai, ${fr.legal.jurisdictions.AE.name}`, fr.legal.legalSystems['Mixed civil/Sharia/common']));
+  });
+
+  it("English says 'Choose an emirate...' and 'Choose a state...'", async () => {
+    const { user } = renderChat();
+    await user.click(screen.getByRole('tab', { name: /Legal Advisor/ }));
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: /United Arab Emirates/ }));
+    expect(within(dialog).getByRole('option', { name: 'Choose an emirate...' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
+    await user.click(within(dialog).getByRole('button', { name: /United States/ }));
+    expect(within(dialog).getByRole('option', { name: 'Choose a state...' })).toBeInTheDocument();
+  });
+
+  it("the administrators' default language applies until the visitor chooses one", async () => {
+    const { fetch } = fakeFetch(async (url) => {
+      if (url === '/api/public/settings') {
+        return new Response(JSON.stringify({ success: true, data: { defaultLanguage: 'de', verticals: [], enabledVerticals: [] } }), { status: 200 });
+      }
+      throw new TypeError('Failed to fetch');
+    });
+    renderChat({ fetch });
+    await act(async () => undefined);
+    expect(await screen.findByRole('button', { name: stringsFor('de').chat.send })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('de');
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The chat page's English texts: the reference dictionary. Every other language has the same
+ * shape (ChatStrings), checked by the compiler, so a text missing in one language is a type error.
+ * Texts quoted by the product spec are copied exactly (or, for the vertical names, descriptions,
+ * badges and welcome messages, read from the shared catalog, which holds them once).
+ */
+import { JURISDICTIONS, type JurisdictionCode, type LegalSystem, type SubRegionLabel } from '@shared/catalog/jurisdictions';
+import { VERTICALS, type VerticalId } from '@shared/catalog/verticals';
+import { apologyText, CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
+
+export interface VerticalTexts {
+  name: string;
+  description: string;
+  welcome: string;
+  badge?: string;
+}
+
+export interface JurisdictionTexts {
+  name: string;
+  warning?: string;
+}
+
+function verticalTexts(): Record<VerticalId, VerticalTexts> {
+  return Object.fromEntries(
+    VERTICALS.map((v) => [v.id, { name: v.name, description: v.description, welcome: v.welcomeMessage, ...(v.badge ? { badge: v.badge } : {}) }]),
+  ) as Record<VerticalId, VerticalTexts>;
+}
+
+function jurisdictionTexts(): Record<JurisdictionCode, JurisdictionTexts> {
+  return Object.fromEntries(JURISDICTIONS.map((j) => [j.code, { name: j.name, ...(j.warning ? { warning: j.warning } : {}) }])) as Record<
+    JurisdictionCode,
+    JurisdictionTexts
+  >;
+}
+
+const legalSystems: Record<LegalSystem, string> = {
+  'Common Law': 'Common Law',
+  'Civil Law': 'Civil Law',
+  'Common Law with Civil influences': 'Common Law with Civil influences',
+  'Mixed civil/Sharia/common': 'Mixed civil/Sharia/common',
+};
+
+const BRAND_NAME = 'Support Assistant';
+
+/** A wait as people read it: "45 s", "2 min", "1 min 30 s" (with each language's units). */
+export function formatWait(seconds: number, s: string, min: string): string {
+  if (seconds < 60) return `${seconds} ${s}`;
+  return seconds % 60 === 0 ? `${seconds / 60} ${min}` : `${Math.floor(seconds / 60)} ${min} ${seconds % 60} ${s}`;
+}
+
+export const en = {
+  /** This language's name in itself, as a sentence uses it ("Speak now in English"). */
+  selfName: 'English',
+  brand: {
+    name: BRAND_NAME,
+    tagline: 'From questions to solutions, a fast lane for support',
+  },
+  chat: {
+    /** Badge of a vertical the administrators switched off. */
+    unavailableBadge: 'Unavailable',
+    processing: 'Processing with Core Intelligence...',
+    /** The connection dropped: nobody's fault, and the visitor can keep typing. */
+    reconnecting: 'Reconnecting…',
+    reconnectingHint: 'You can keep typing: your message is sent as soon as the connection is back.',
+    /** Under the composer while a message waits for the connection. */
+    queued: 'Your message will be sent when the connection is back.',
+    cancelQueued: 'Cancel sending',
+    connectingPlaceholder: 'Connecting...',
+    listeningPlaceholder: 'Listening...',
+    placeholder: 'Type your message...',
+    inputLabel: 'Your message',
+    inputHint: 'Enter sends, Shift+Enter adds a new line',
+    send: 'Send',
+    stop: 'Stop',
+    stopped: 'Stopped',
+    language: 'Language',
+    messagesLabel: 'Conversation',
+    sources: 'Sources',
+    /** Under a "not found" reply whose question another vertical's knowledge answers. */
+    askIn: (vertical: string) => `Ask in ${vertical}`,
+    processingTime: 'Processing time',
+    servicesLabel: 'Services',
+    status: { connecting: 'Connecting', online: 'Online', offline: 'Offline' },
+    newChat: 'New chat',
+    newChatHint: 'Start a new conversation here',
+    deleteConversations: 'Delete my conversations',
+    deleteTitle: 'Delete your conversations?',
+    deleteText: 'This deletes every conversation you had here, in all services, from our servers. It cannot be undone.',
+    deleteConfirm: 'Delete',
+    deleting: 'Deleting...',
+    deleteCancel: 'Cancel',
+    deleteFailed: 'Your conversations could not be deleted. Please try again.',
+    /** A vertical switched off while the visitor was on its tab. */
+    verticalOff: (name: string) => `${name} is not available right now. Please choose another service.`,
+  },
+  actions: {
+    group: 'Reply actions',
+    copy: 'Copy',
+    copied: 'Copied',
+    copyFailed: 'Could not copy',
+    copyCode: 'Copy code',
+    retry: 'Retry',
+    regenerate: 'Regenerate',
+  },
+  source: {
+    open: (title: string) => `Open source: ${title}`,
+    title: 'Source',
+    close: 'Close',
+    loading: 'Loading the source…',
+    failed: 'This source could not be opened. It may have been removed.',
+    updated: (date: string) => `Updated ${date}`,
+  },
+  errors: {
+    /** Product-spec section 8 (Chat). */
+    apology: (reason: string) => apologyText(reason),
+    send: CHAT_ERROR_DEFAULTS.send as string,
+    response: CHAT_ERROR_DEFAULTS.response as string,
+    unknown: CHAT_ERROR_DEFAULTS.unknown as string,
+    /** Client-side time-out of a reply (product-spec section 9). */
+    timedOut: 'Request timed out',
+    /** A stored reply whose server stopped while writing it. */
+    interrupted: 'The reply was interrupted',
+  },
+  feedback: {
+    group: 'Rate this reply',
+    up: 'Helpful',
+    down: 'Not helpful',
+    failed: 'Your feedback could not be saved.',
+    thanks: 'Thanks for your feedback',
+  },
+  voice: {
+    start: 'Start voice input',
+    stop: 'Stop voice input',
+    recording: (language: string) => `Recording... Speak now in ${language}`,
+    /** Alerts, product-spec section 8 (Voice). */
+    unsupported: 'Voice input is not supported in your browser',
+    notAllowed: 'Microphone access denied. Please allow microphone access to use voice input.',
+    network: 'Network error. Please check your connection.',
+    serviceNotAllowed: 'Microphone access denied.',
+    noSpeech: 'No speech detected. Please try again.',
+    noMicrophone: 'No microphone found.',
+    other: (code: string) => `Voice recognition error: ${code}`,
+    startFailed: 'Failed to start voice recognition',
+  },
+  notice: {
+    dismiss: 'Dismiss',
+  },
+  /** A message a rate limit refused (the question stays in the composer). */
+  limits: {
+    title: 'Too many messages',
+    /** `wait` is formatted by waitText. */
+    countdown: (wait: string) => `You are sending messages faster than the assistant allows. You can send again in ${wait}.`,
+    ready: 'You can send your message again now.',
+    waitText: (seconds: number) => formatWait(seconds, 's', 'min'),
+  },
+  legal: {
+    select: 'Select Jurisdiction',
+    change: 'Change Jurisdiction',
+    subtitle: 'Choose the jurisdiction your question is about, so we can give you accurate guidance for where you are.',
+    close: 'Close',
+    back: 'Back',
+    continue: 'Continue',
+    /** The empty option of the sub-region select (with the right article for each). */
+    choose: { State: 'Choose a state...', Region: 'Choose a region...', Emirate: 'Choose an emirate...' } as Record<SubRegionLabel, string>,
+    subRegionHeading: { State: 'Select State', Region: 'Select Region', Emirate: 'Select Emirate' } as Record<SubRegionLabel, string>,
+    noticeTitle: 'Legal notice',
+    noticeShort: 'General legal information, not legal advice.',
+    notice:
+      'This service gives general legal information, not legal advice. For advice about your situation, consult a qualified lawyer licensed in your jurisdiction.',
+    more: 'More',
+    less: 'Less',
+    badgeLabel: 'Selected jurisdiction',
+    welcome: (place: string, legalSystem: string) => `Jurisdiction set to ${place} (${legalSystem}). What legal question can I help you with?`,
+    jurisdictions: jurisdictionTexts(),
+    legalSystems,
+  },
+  footer: {
+    copyright: (year: number) => `© ${year} ${BRAND_NAME}. All rights reserved.`,
+    availability: 'Available 24/7',
+    admin: 'Admin Dashboard',
+  },
+  verticals: verticalTexts(),
+};
+
+export type ChatStrings = typeof en;

@@ -1,0 +1,124 @@
+/**
+ * The sign-in steps and every console tab in Chromium, light and dark (prefers-color-scheme
+ * emulated): axe-core finds no serious or critical violation, and a screenshot of each screen at
+ * 1280x800 and 390x844 goes to test-artifacts/a11y-<screen>-<width>-<scheme>.png.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { signedInContext } from './support/admin-context';
+import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
+
+const EMAIL = 'a11y-browser@example.com';
+const PASSWORD = 'browser admin password';
+const AXE_SOURCE: string = require('axe-core').source;
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+const TABS = ['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets'];
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = (await page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n').slice(1, 2).join('')) })))`,
+  )) as Violation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+describeBrowser('accessibility and screenshots of the sign-in steps and the console', () => {
+  let t: TestApp;
+  let browser: Browser;
+  const found: Record<string, Violation[]> = {};
+
+  /** Every viewport and scheme: the screenshot, and axe's verdict recorded under `name`. */
+  async function check(page: Page, name: string): Promise<void> {
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.waitForTimeout(150);
+        await screenshot(page, `a11y-${name}-${viewport.width}-${scheme}`, { fullPage: false });
+        const violations = await seriousViolations(page);
+        if (violations.length) found[`${name} ${viewport.width} ${scheme}`] = violations;
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    assertClientBuilt();
+    t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, seedSampleKnowledge: true, signInIpLimit: 1000 });
+    browser = await launchBrowser();
+  }, 60000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('sign-in steps: email, method, password, code', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS[0] });
+    await page.goto(`${t.url}/admin`);
+    await page.getByLabel('Email address').waitFor();
+    await check(page, 'signin-email');
+    await page.getByLabel('Email address').fill(EMAIL);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: /Login with Password/ }).waitFor();
+    await check(page, 'signin-method');
+    await page.getByRole('button', { name: /Login with Password/ }).click();
+    await page.getByLabel('Password').waitFor();
+    await check(page, 'signin-password');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: /Email me a code/ }).click();
+    await page.getByLabel('Verification code').waitFor();
+    expect(await page.getByText('The code expires in 10 minutes and works once.').isVisible()).toBe(true);
+    await check(page, 'signin-code');
+    await page.close();
+    expect(found).toEqual({});
+  }, 120000);
+
+  it('each console tab, and the dialogs of the Knowledge and Configuration tabs', async () => {
+    const context = await signedInContext(browser, t, { email: EMAIL, password: PASSWORD }, VIEWPORTS[0]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    for (const tab of TABS) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.waitForTimeout(600);
+      await check(page, `tab-${tab.toLowerCase().replace(/\s+/g, '-')}`);
+    }
+    // Knowledge: an item open in the editor (on a phone it is brought into view), then the delete confirmation.
+    await page.setViewportSize(VIEWPORTS[0]);
+    await page.getByRole('tab', { name: 'Knowledge Base' }).click();
+    await page.getByRole('list', { name: 'Knowledge Items' }).getByRole('button').first().click();
+    await page.getByRole('heading', { name: 'Edit Knowledge Item' }).waitFor();
+    await check(page, 'knowledge-editor');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete knowledge item?' }).waitFor();
+    await check(page, 'knowledge-delete-confirm');
+    await page.getByRole('dialog', { name: 'Delete knowledge item?' }).getByRole('button', { name: 'Cancel' }).click();
+    // On a phone the editor is under the list: opening an item brings it into view.
+    await page.setViewportSize(VIEWPORTS[1]);
+    await page.getByRole('list', { name: 'Knowledge Items' }).getByRole('button').nth(2).click();
+    const heading = page.getByRole('heading', { name: 'Edit Knowledge Item' });
+    await heading.waitFor();
+    await page.waitForFunction(`(() => { const h = [...document.querySelectorAll('h2')].find((e) => e.textContent === 'Edit Knowledge Item'); const top = h.getBoundingClientRect().top; return top >= 0 && top < 200; })()`, undefined, { timeout: 5000 });
+    await screenshot(page, 'a11y-knowledge-editor-opened-390', { fullPage: false });
+    await page.setViewportSize(VIEWPORTS[0]);
+    // Configuration: the agent dialog.
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await page.getByRole('button', { name: /^Configure / }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await check(page, 'agent-dialog');
+    await context.close();
+    expect(found).toEqual({});
+  }, 240000);
+});

@@ -1,0 +1,70 @@
+/**
+ * Embeddings in Chromium against the built client and the real server: an admin turns hybrid
+ * retrieval on in the Configuration tab (an OpenAI-compatible server: the mock's /v1/embeddings),
+ * the backfill runs, and the Knowledge tab shows "n of N chunks embedded".
+ */
+import type { Browser, Page } from 'playwright-core';
+import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-server';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
+
+const EMAIL = 'embeddings-browser@example.com';
+const PASSWORD = 'browser admin password';
+
+async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/admin`);
+  await page.getByLabel('Email address').fill(EMAIL);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: /Login with Password/ }).click();
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+}
+
+describeBrowser('Embeddings in the browser', () => {
+  let mock: MockLlmServer;
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    assertClientBuilt();
+    mock = await startMockLlmServer();
+    t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, signInIpLimit: 1000 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, t.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await mock?.close();
+  });
+
+  it('the Embeddings section turns hybrid retrieval on; the backfill finishes and the Knowledge tab shows "n of N chunks embedded"', async () => {
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    const section = page.getByRole('region', { name: 'Embeddings' });
+    await section.waitFor();
+    await section.getByRole('switch', { name: 'Use embeddings' }).check();
+    await section.getByLabel('Provider').selectOption('openai-compatible');
+    await section.getByLabel('Model').fill('nomic-embed-text');
+    await section.getByLabel('Base URL').fill(mock.openaiBaseUrl);
+    await section.getByRole('button', { name: 'Save Embeddings' }).click();
+    await section.getByText(/Embeddings \(nomic-embed-text\): \d+ of \d+ chunks embedded/).waitFor();
+    await screenshot(page, 'embeddings-configuration-1280');
+
+    await page.getByRole('tab', { name: 'Knowledge Base' }).click();
+    const line = page.getByText(/Embeddings \(nomic-embed-text\): (\d[\d,]*) of \1 chunks embedded$/);
+    await line.waitFor({ timeout: 15000 });
+    const text = (await line.textContent())!;
+    const [, n] = /: ([\d,]+) of/.exec(text)!;
+    expect(Number(n.replace(/,/g, ''))).toBeGreaterThan(0);
+    await screenshot(page, 'embeddings-knowledge-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'embeddings-knowledge-390', { fullPage: true });
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await page.getByRole('region', { name: 'Embeddings' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'embeddings-configuration-390');
+  });
+});
