@@ -8,11 +8,33 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import type { ReplyData } from '../src/shared/contracts/chat';
+import { queuedWrite } from '../src/database/write-queue';
 import { chatOverSocket, connectClient, distributed, eventually, startTestApp, TestApp } from './support/test-app';
 
 async function storedIds(t: TestApp, ids: string[]): Promise<Set<string>> {
   const rows: { id: string }[] = await t.dataSource.query('SELECT id FROM usage_events');
   return new Set(rows.map((r) => r.id).filter((id) => ids.includes(id)));
+}
+
+/** What this server's usage journal holds now (a write slower than JOURNAL_AFTER_MS is journaled before the reply ends). */
+function journalText(t: TestApp): string {
+  const dir = path.join(t.config.dataDir, 'usage-journal');
+  if (!fs.existsSync(dir)) return '';
+  return fs.readdirSync(dir).map((f) => {
+    try {
+      return fs.readFileSync(path.join(dir, f), 'utf8');
+    } catch {
+      return ''; // emptied meanwhile: the write landed
+    }
+  }).join('');
+}
+
+/** The ids durable now: in the database, or journaled while their write runs. */
+async function durableIds(t: TestApp, ids: string[]): Promise<Set<string>> {
+  const journaled = journalText(t);
+  const stored = await storedIds(t, ids);
+  for (const id of ids) if (journaled.includes(id)) stored.add(id);
+  return stored;
 }
 
 describe('usage events are stored before the reply ends', () => {
@@ -27,7 +49,8 @@ describe('usage events are stored before the reply ends', () => {
     await t?.close();
   });
 
-  it('has the usage event of every reply in the database when chat:done or the /interact reply arrives', async () => {
+  // In the database, or (a write slower than JOURNAL_AFTER_MS on a busy machine) in the journal a restart replays.
+  it('has the usage event of every reply stored when chat:done or the /interact reply arrives', async () => {
     const socket = await connectClient(t.url);
     try {
       const ids: string[] = [];
@@ -35,19 +58,61 @@ describe('usage events are stored before the reply ends', () => {
         const result = await chatOverSocket(socket, { vertical: 'hr', query: `How many vacation days do I get? (${i})` });
         const replyId = result.done!.replyId!;
         // Read right at chat:done, before anything else happens.
-        expect(await storedIds(t, [replyId])).toEqual(new Set([replyId]));
+        expect(await durableIds(t, [replyId])).toEqual(new Set([replyId]));
         ids.push(replyId);
         const res = await request(t.url).post('/interact').send({ vertical: 'sales', query: `How do I handle a price objection? (${i})` }).expect(200);
         const restId = (res.body.data as ReplyData).replyId!;
-        expect(await storedIds(t, [restId])).toEqual(new Set([restId]));
+        expect(await durableIds(t, [restId])).toEqual(new Set([restId]));
         ids.push(restId);
       }
       // Concurrent chats (one group commit may carry several; 4 is the most one socket may run).
       const results = await Promise.all(Array.from({ length: 4 }, (_, i) => chatOverSocket(socket, { vertical: 'customer-service', query: `How long does shipping take? ${i}` })));
       const concurrent = results.map((r) => r.done!.replyId!);
-      expect(await storedIds(t, concurrent)).toEqual(new Set(concurrent));
+      expect(await durableIds(t, concurrent)).toEqual(new Set(concurrent));
+      await eventually(async () => (await storedIds(t, [...ids, ...concurrent])).size === ids.length + concurrent.length, 5000, 'every event in the database');
     } finally {
       socket.close();
+    }
+  });
+
+  it('does not hold a reply behind a long write: the event is journaled after JOURNAL_AFTER_MS, lands when the write ends, and the journal empties', async () => {
+    const { JOURNAL_AFTER_MS } = await import('../src/analytics/usage-recorder.service');
+    const HOLD_MS = 1500;
+    // Hold the usage table for 1.5 s, as a 10 MB knowledge write holds SQLite's one writer.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding!: Promise<unknown>;
+    const locked = new Promise<void>((resolve) => {
+      holding = t.dataSource.driver.options.type === 'postgres'
+        ? t.dataSource.transaction(async (m) => {
+            await m.query('LOCK TABLE usage_events IN ACCESS EXCLUSIVE MODE');
+            resolve();
+            await held;
+          })
+        : queuedWrite(t.dataSource, async () => {
+            resolve();
+            await held;
+          });
+    });
+    await locked;
+    const releaseTimer = setTimeout(release, HOLD_MS);
+    try {
+      const started = performance.now();
+      const res = await request(t.url).post('/interact').send({ vertical: 'hr', query: 'How many vacation days do I get? (held)' }).expect(200);
+      const took = performance.now() - started;
+      const replyId = (res.body.data as ReplyData).replyId!;
+      // Answered long before the write could run, with the event in the journal meanwhile.
+      expect(took).toBeLessThan(HOLD_MS - 300);
+      expect(journalText(t)).toContain(replyId);
+      expect(await durableIds(t, [replyId])).toEqual(new Set([replyId]));
+      await holding;
+      await eventually(async () => (await storedIds(t, [replyId])).size === 1, 5000, 'the held write landed');
+      await eventually(async () => journalText(t) === '', 5000, 'the journal emptied');
+      expect(JOURNAL_AFTER_MS).toBeLessThan(HOLD_MS / 3);
+    } finally {
+      clearTimeout(releaseTimer);
+      release();
+      await holding;
     }
   });
 

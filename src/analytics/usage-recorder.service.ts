@@ -13,6 +13,12 @@ export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered' | 'kind'> & { id?
 /** Above this many events held in memory while the database is down, the oldest are left to the journal (and logged). */
 const MAX_BUFFERED = 50_000;
 const BATCH_SIZE = 500;
+/**
+ * A write that has not finished after this long (SQLite's one writer held by a large knowledge
+ * write, a slow database) is journaled and acknowledged, so a reply never waits long for its
+ * usage event; the write goes on and empties the journal when it lands.
+ */
+export const JOURNAL_AFTER_MS = 100;
 
 /** The columns of a usage event row with their Postgres types (for the unnest insert). */
 const INSERT_COLUMNS: ReadonlyArray<readonly [string, string]> = [
@@ -99,6 +105,9 @@ interface Waiting {
  * INSERT); events arriving during a write go together in the next one, so under load a batch
  * carries every chat that finished meanwhile (one INSERT per batch, up to 500 rows).
  *
+ * A write still running after JOURNAL_AFTER_MS is journaled (one file append) and acknowledged
+ * then: the reply goes out, the write lands later and the journal is emptied.
+ *
  * When the database refuses the write (an outage), the events go to this server's journal file
  * (`DATA_DIR/usage-journal/`, one JSON line each, appended before `record()` resolves) and are
  * written again every `usageFlushMs` from memory; the journal is emptied once they are stored.
@@ -114,6 +123,8 @@ export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
   private retry: UsageEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
+  /** Batches acknowledged through the journal whose database write is still running. */
+  private readonly slowWrites = new Set<{ events: UsageEvent[]; done: Promise<void> }>();
   /** Events were dropped from memory while the database was down: only the journal has them all. */
   private overflowed = false;
   private readonly listeners = new Set<(events: UsageEvent[]) => void>();
@@ -151,17 +162,22 @@ export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
 
   /** Events not in the database yet (queued, or journaled after a failed write). */
   get pending(): number {
-    return this.queue.length + this.retry.length;
+    let slow = 0;
+    for (const w of this.slowWrites) slow += w.events.length;
+    return this.queue.length + this.retry.length + slow;
   }
 
   /** Whether this server holds the event with this id, not written to the database yet. */
   holds(id: string): boolean {
-    return this.queue.some((w) => w.event.id === id) || this.retry.some((e) => e.id === id);
+    if (this.queue.some((w) => w.event.id === id) || this.retry.some((e) => e.id === id)) return true;
+    for (const w of this.slowWrites) if (w.events.some((e) => e.id === id)) return true;
+    return false;
   }
 
   /** Writes everything held now; resolves when it is stored (or the write failed and was kept). */
   async flush(): Promise<void> {
     await this.drain();
+    await Promise.all([...this.slowWrites].map((w) => w.done));
     if (this.retry.length > 0) await this.writeRetries();
   }
 
@@ -177,10 +193,34 @@ export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, BATCH_SIZE);
         const events = batch.map((w) => w.event);
-        try {
-          await this.insert(events);
-        } catch (error) {
-          await this.keepForRetry(events, error as Error);
+        let slow = false;
+        let timer: NodeJS.Timeout | undefined;
+        const tooSlow = new Promise<'slow'>((resolve) => {
+          timer = setTimeout(() => {
+            slow = true;
+            resolve('slow');
+          }, JOURNAL_AFTER_MS);
+        });
+        const write = this.insert(events).then(
+          () => true,
+          // Journaled already when it was too slow: kept for the retry timer without a second line.
+          (error: Error) => this.keepForRetry(events, error, !slow).then(() => false),
+        );
+        const first = await Promise.race([write.then(() => 'landed' as const), tooSlow]);
+        clearTimeout(timer);
+        if (first === 'slow') {
+          // The next batch queues behind this write; the events are acknowledged once journaled.
+          const entry = { events, done: Promise.resolve() };
+          this.slowWrites.add(entry);
+          const journaled = this.journal.append(events).catch((error: Error) => {
+            this.logger.error(`Could not journal ${events.length} usage events during a slow write: ${error.message}`);
+          });
+          entry.done = write.then(async (landed) => {
+            this.slowWrites.delete(entry);
+            // Queued after the append (the journal runs its operations in turn).
+            if (landed) await this.journal.clear(() => this.retry.length === 0 && !this.overflowed && this.slowWrites.size === 0).catch(() => undefined);
+          });
+          await journaled;
         }
         for (const w of batch) w.stored();
       }
@@ -194,7 +234,7 @@ export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
     for (const listener of this.listeners) listener(events);
   }
 
-  private async keepForRetry(events: UsageEvent[], error: Error): Promise<void> {
+  private async keepForRetry(events: UsageEvent[], error: Error, journal = true): Promise<void> {
     // Held in memory first, so a journal clear queued meanwhile sees them and keeps the file.
     this.retry.push(...events);
     if (this.retry.length > MAX_BUFFERED) {
@@ -203,7 +243,7 @@ export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
       this.logger.error(`Dropped ${dropped.length} usage events from memory (still in the journal): the database has been unavailable too long`);
     }
     try {
-      await this.journal.append(events);
+      if (journal) await this.journal.append(events);
     } catch (journalError) {
       this.logger.error(`Could not journal ${events.length} usage events (kept in memory only): ${(journalError as Error).message}`);
     }
@@ -237,7 +277,7 @@ export class UsageRecorderService implements OnModuleInit, OnModuleDestroy {
         this.overflowed = false;
         await this.journal.replayOwn((events) => this.insert(events));
       } else {
-        await this.journal.clear(() => this.retry.length === 0 && !this.overflowed);
+        await this.journal.clear(() => this.retry.length === 0 && !this.overflowed && this.slowWrites.size === 0);
       }
     } catch (error) {
       this.overflowed = true;

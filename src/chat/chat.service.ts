@@ -31,7 +31,7 @@ import { rewriteLanguageOf, rewriteQuestion, type RewriteResult } from '../retri
 const SOURCE_LIMIT = 4;
 const FRAME_INTERVAL_MS = 30;
 /** Longest a finished reply waits for its conversation write before chat:done goes out. */
-const STORE_WAIT_MS = 2000;
+const STORE_WAIT_MS = 100;
 
 export interface ChatRunOptions {
   requestId: string;

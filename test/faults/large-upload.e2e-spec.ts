@@ -10,6 +10,7 @@
  * 60 MB body refused with 413 quickly without `/health` stalls. Always on SQLite, whatever
  * DATABASE_URL the suite runs with.
  */
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -53,6 +54,28 @@ function percentile(values: number[], p: number): number {
 }
 
 const ms = (v: number) => `${Math.round(v)} ms`;
+
+/**
+ * POSTs a JSON body from a child process: sending 10 MB from this process blocks its event loop
+ * for a few hundred ms, which the chat loop measured here would count against the server.
+ */
+function postFromChild(url: string, cookie: string, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+  const file = path.join(os.tmpdir(), `sa-upload-body-${process.pid}-${Date.now()}.json`);
+  fs.writeFileSync(file, body);
+  const script = `
+    const fs = require('node:fs');
+    const [url, cookie, file, timeout] = process.argv.slice(1);
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: fs.readFileSync(file), signal: AbortSignal.timeout(Number(timeout)) })
+      .then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, text: await r.text() })))
+      .catch((e) => { process.stderr.write(String(e)); process.exit(1); });`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, url, cookie, file, String(timeoutMs)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      fs.rmSync(file, { force: true });
+      if (error) reject(new Error(`upload failed: ${stderr || error.message}`));
+      else resolve(JSON.parse(stdout) as { status: number; text: string });
+    });
+  });
+}
 
 /** /health polled every 100 ms: the time each answer took. */
 function pollHealth(url: string): { stop(): Promise<number[]> } {
@@ -160,7 +183,7 @@ describe('a 10 MB upload while chatting on SQLite', () => {
     const chats = chatLoop(sockets, (cited, at) => marks.push({ cited, at }));
     await new Promise((r) => setTimeout(r, 500));
     const uploadStarted = Date.now();
-    const res = await fetch(`${url}/api/knowledge`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body, signal: AbortSignal.timeout(300_000) });
+    const res = await postFromChild(`${url}/api/knowledge`, cookie, body, 300_000);
     const uploadDone = Date.now();
     const during = await chats.stop();
     const healthTimes = await health.stop();
@@ -188,6 +211,8 @@ describe('a 10 MB upload while chatting on SQLite', () => {
     expect(citedAfter).toBe(true);
     // The goal is 1 s. On a machine so busy that chats already take over 0.4 s p99 without any
     // upload (2 shared cores), the bound is 2.5 times that baseline (before the fix: 8.0 s against 0.41 s).
+    // (The upload is sent from a child process: sent from here, it stalled this process's chat
+    // loop at the upload's start, and CI once measured 1,007 ms there against a 1,004 ms bound.)
     expect(percentile(during, 99)).toBeLessThan(Math.max(1000, 2.5 * percentile(before, 99)));
     // 2 shared cores: a process can wait its turn for 0.2-0.3 s whatever it does; 99% under 0.5 s.
     expect(percentile(healthTimes, 99)).toBeLessThan(500);
