@@ -93,6 +93,10 @@ describe('monthly budgets (one server)', () => {
     const es = await ask(t, 'customer-service', { preferredLanguage: 'Spanish' });
     expect(es.status).toBe(503);
     expect(es.body.error.message).toBe(budgetExhaustedMessage('es'));
+    // A question in Spanish would be rewritten into English first: at the cap, that call is not made either.
+    const spanish = await ask(t, 'customer-service', { query: '¿Cómo puedo obtener un reembolso de mi pedido?', preferredLanguage: 'Spanish' });
+    expect(spanish.status).toBe(503);
+    expect(spanish.body.error.message).toBe(budgetExhaustedMessage('es'));
     const sse = await ask(t, 'customer-service', { preferredLanguage: 'Japanese' }).set('Accept', 'text/event-stream');
     const frames = parseSse(sse.text);
     expect(frames.at(-1)).toMatchObject({ event: 'chat:error', data: { code: 'budget_exhausted', message: budgetExhaustedMessage('ja') } });
@@ -149,6 +153,20 @@ describe('monthly budgets (one server)', () => {
     expect(o.budgets).toEqual([expect.objectContaining({ scope: 'agent:sales-agent', label: 'sales-agent', state: 'capped' })]);
     expect(o.spendByScope['vertical:hr']).toBeGreaterThan(0);
     expect(o.spendByScope['agent:hr-agent']).toBeGreaterThan(0);
+  });
+
+  it('refuses a budget for an agent that does not exist, and a limit out of range, with clear 400s; nothing is saved', async () => {
+    await setBudgets(admin, [{ scope: 'vertical:hr', monthlyUsd: 5 }]);
+    const unknown = await admin.put('/api/config/global').send({ budgets: { list: [{ scope: 'agent:no-such-agent', monthlyUsd: 5 }] } }).expect(400);
+    expect(unknown.body.error).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('"agent:no-such-agent" names no agent') });
+    const tooMuch = await admin.put('/api/config/global').send({ budgets: { list: [{ scope: 'global', monthlyUsd: 10_000_001 }] } }).expect(400);
+    expect(tooMuch.body.error.message).toBe('Monthly limit (USD) must be between 0 and 10,000,000');
+    expect((await overview(admin)).budgets).toEqual([expect.objectContaining({ scope: 'vertical:hr' })]);
+    // An agent's budget kept after the agent is deleted does not block saving the others.
+    await admin.post('/api/config/agents').send({ agentId: 'temp-agent', agentName: 'Temp', vertical: 'sales', llmConfig: { provider: 'local' } }).expect(201);
+    await setBudgets(admin, [{ scope: 'agent:temp-agent', monthlyUsd: 1 }]);
+    await admin.delete('/api/config/agents/temp-agent').expect(200);
+    await setBudgets(admin, [{ scope: 'agent:temp-agent', monthlyUsd: 1 }, { scope: 'global', monthlyUsd: 50 }]);
   });
 
   it('limits the tokens per visitor per day (429 quota_exhausted until midnight UTC); another visitor is not affected', async () => {

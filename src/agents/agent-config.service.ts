@@ -147,7 +147,11 @@ export class AgentConfigService {
   }
 
   async updateGlobal(update: z.output<typeof GlobalSettingsUpdateSchema>): Promise<GlobalSettings> {
-    const current = (await this.registry.reload()).global;
+    const { global: current, agents } = await this.registry.reload();
+    // A new per-agent budget must name an agent that exists (one kept from an agent deleted since stays).
+    const known = new Set([...agents.map((a) => `agent:${a.row.agentId}`), ...current.budgets.list.map((b) => b.scope)]);
+    const unknown = update.budgets?.list?.find((b) => b.scope.startsWith('agent:') && !known.has(b.scope));
+    if (unknown) throw new AppError('validation_failed', `Budget scope "${unknown.scope}" names no agent: add the agent first, or choose another scope.`);
     const next = applySettingsUpdate(current, update);
     await writeTransaction(this.dataSource, (m) =>
       // An upsert (ON CONFLICT), not save()'s SELECT-then-INSERT: servers saving the first settings

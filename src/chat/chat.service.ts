@@ -25,7 +25,7 @@ import type { ChatRequest } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
 import { buildPrompt } from './prompt-builder';
 import { describeJurisdiction } from '../retrieval/jurisdiction';
-import { rewriteLanguageOf, rewriteQuestion, type RewriteResult } from '../retrieval/question-rewrite';
+import { REWRITE_MAX_TOKENS, rewriteLanguageOf, rewriteMessages, rewriteQuestion, type RewriteResult } from '../retrieval/question-rewrite';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -343,6 +343,10 @@ export class ChatService implements BeforeApplicationShutdown {
     if (agent.connection.provider === 'local' || agent.unavailable) return undefined;
     const fromLanguage = rewriteLanguageOf(request.query, request.language.code);
     if (!fromLanguage) return undefined;
+    // Held against the budgets like a reply (its worst case), so a capped month pays for no rewrite.
+    const worstCase = worstCaseCost(priceFor(agent.connection.provider, agent.model), estimatePromptTokens(rewriteMessages(request.query, fromLanguage)), REWRITE_MAX_TOKENS);
+    const hold = await this.budgets.holdExtra(agent.agentId, request.vertical, worstCase);
+    if (!hold) return undefined;
     const startedAt = Date.now();
     const result = await rewriteQuestion(this.llm.providerFor(agent.connection), request.query, {
       model: agent.model,
@@ -352,7 +356,7 @@ export class ChatService implements BeforeApplicationShutdown {
     });
     if (result.outcome !== 'rewritten') this.logger.debug(`Question rewrite ${result.outcome} after ${result.ms} ms: searching the question as asked`);
     // Its cost counts against the budgets (before the event is stored, like a reply's).
-    await this.budgets.addSpend(agent.agentId, request.vertical, costUsd(agent.connection.provider, agent.model, result.promptTokens, result.completionTokens));
+    await hold.settle(costUsd(agent.connection.provider, agent.model, result.promptTokens, result.completionTokens));
     if (this.agents.usageRecordingEnabled()) {
       // Not awaited: the search goes on at once (the recorder stores it, or journals it).
       void this.usage.record({

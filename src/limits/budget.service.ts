@@ -151,15 +151,34 @@ export class BudgetService {
     };
   }
 
-  /** Spend outside a reply's hold (a question rewrite): counted against the same budgets. */
-  async addSpend(agentId: string, vertical: string, costUsd: number): Promise<void> {
-    if (!(costUsd > 0)) return;
-    const month = monthOf(this.clock.now());
-    try {
-      this.afterSpend(month, await this.ledger.settle(month, `extra-${randomUUID()}`, scopesOf(agentId, vertical), costUsd));
-    } catch (error) {
-      this.logger.warn(`Spend not counted: ${(error as Error).message}`);
-    }
+  /**
+   * A hold for a call made before the reply's own (a question rewrite): its worst-case cost is
+   * reserved like a reply's, and `settle` turns it into what it cost. Undefined when the hold would
+   * pass a cap: the call is skipped (the reply's own admission then refuses or answers offline, and
+   * counts and alerts once). Nothing to hold without a budget on the agent's scopes.
+   */
+  async holdExtra(agentId: string, vertical: string, worstCaseUsd: number): Promise<{ settle(costUsd: number): Promise<void> } | undefined> {
+    const now = this.clock.now();
+    const month = monthOf(now);
+    const budgets = new Map(this.agents.globalSettings().budgets.list.map((b) => [b.scope, b]));
+    const scopes = scopesOf(agentId, vertical);
+    const charges: BudgetCharge[] = scopes.map((scope) => ({ scope, cap: budgets.get(scope)?.monthlyUsd ?? null }));
+    const holdId = `extra-${randomUUID()}`;
+    const amount = charges.some((c) => c.cap !== null) ? worstCaseUsd : 0;
+    const reserved = await this.ledger.reserve(month, holdId, charges, amount, now + this.config.chatTimeoutMs + HOLD_GRACE_MS, now);
+    if (!reserved.ok) return undefined;
+    let settled = false;
+    return {
+      settle: async (costUsd) => {
+        if (settled) return;
+        settled = true;
+        try {
+          this.afterSpend(month, await this.ledger.settle(month, holdId, scopes, Math.max(0, costUsd)));
+        } catch (error) {
+          this.logger.warn(`Spend not counted: ${(error as Error).message}`);
+        }
+      },
+    };
   }
 
   /** GET /api/budgets: each budget's spend this month, forecast and state, and this month's alerts. */

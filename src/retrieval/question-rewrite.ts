@@ -19,7 +19,7 @@ import { detectLanguage, LATIN_LANGUAGES } from './language';
 export const KNOWLEDGE_LANGUAGE = { code: 'en', name: 'English' } as const;
 
 /** Most tokens a rewrite may produce: a question, not an essay. */
-const REWRITE_MAX_TOKENS = 120;
+export const REWRITE_MAX_TOKENS = 120;
 /** A rewrite longer than this many times the question (plus a margin) is not a rewrite. */
 const MAX_GROWTH = 4;
 

@@ -110,7 +110,7 @@ export function integer(label: string, min: number, max: number) {
 
 /** A number from `min` to `max` (finite: JSON has no infinities, and NaN is refused). */
 export function decimal(label: string, min: number, max: number) {
-  const range = `${label} must be between ${min} and ${max}`;
+  const range = `${label} must be between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}`;
   return z.number({ error: `${label} must be a number` }).min(min, range).max(max, range);
 }
 
