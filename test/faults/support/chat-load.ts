@@ -19,6 +19,12 @@ export interface ChatLoad {
   stop(): Promise<LoadResult>;
 }
 
+/** Loads not stopped yet: a test that fails before its own stop() would leave them running and jest hanging. */
+const active = new Set<ChatLoad>();
+afterAll(async () => {
+  await Promise.all([...active].map((load) => load.stop()));
+});
+
 const QUESTIONS = ['How many vacation days do I get?', 'How do I reset my password?', 'How long does shipping take?', 'How do I handle a price objection?'];
 const VERTICALS = ['hr', 'customer-service', 'customer-service', 'sales'] as const;
 
@@ -75,15 +81,18 @@ export async function startChatLoad(url: string, options: { sockets: number; res
       })(),
     );
   }
-  return {
+  const load: ChatLoad = {
     result,
     async stop() {
       running = false;
+      active.delete(load);
       await Promise.all(loops);
       sockets.forEach((s) => s.close());
       return result;
     },
   };
+  active.add(load);
+  return load;
 }
 
 export function describeLoad(r: LoadResult): string {
