@@ -216,6 +216,45 @@ describe('conversations in the console', () => {
     expect(reopened.reopenedAt).not.toBeNull();
   });
 
+  it('a thumbs-down taken back leaves its gap; a visitor deleting their conversations takes their wording out of the gaps', async () => {
+    const gapsService = t.app.get((await import('../src/conversations/knowledge-gaps.service')).KnowledgeGapsService);
+    const carol = await newVisitorCookie(t.url);
+    // Answered (so only the vote makes it a gap), then voted down and taken back.
+    const shipping = await ask(carol, 'customer-service', 'How long does shipping take?');
+    expect(shipping.answered).toBe(true);
+    await request(t.url).post('/api/feedback').set('Cookie', carol).send({ replyId: shipping.replyId, vote: 'down' }).expect(200);
+    const down = await eventually(() => gapOf(/shipping take/i), 5000, 'the thumbs-down gap');
+    expect(down.reasons.thumbsDown).toBe(1);
+    await request(t.url).post('/api/feedback').set('Cookie', carol).send({ replyId: shipping.replyId, vote: 'up' }).expect(200);
+    await gapsService.settled();
+    expect(await gapOf(/shipping take/i)).toBeUndefined();
+
+    // Not found and voted down, then taken back: still a gap (not found), no longer a thumbs-down.
+    const unknown = await ask(carol, 'customer-service', 'Do you sell replacement quokka saddles?');
+    expect(unknown.answered).toBe(false);
+    await request(t.url).post('/api/feedback').set('Cookie', carol).send({ replyId: unknown.replyId, vote: 'down' }).expect(200);
+    await eventually(async () => (await gapOf(/quokka saddles/i))?.reasons.thumbsDown === 1, 5000, 'the second reason');
+    await request(t.url).post('/api/feedback').set('Cookie', carol).send({ replyId: unknown.replyId, vote: null }).expect(200);
+    await gapsService.settled();
+    expect(await gapOf(/quokka saddles/i)).toMatchObject({ count: 1, reasons: { notFound: 1, thumbsDown: 0 } });
+
+    // Dave asks the same thing; Carol deletes her conversations: her wording leaves, Dave's stays.
+    const dave = await newVisitorCookie(t.url);
+    await ask(dave, 'customer-service', 'Are replacement quokka saddles for sale?');
+    const both = await eventually(async () => {
+      const g = await gapOf(/quokka saddles/i);
+      return g && g.count === 2 ? g : undefined;
+    }, 5000, 'both questions in one gap');
+    expect([both.question, ...both.examples].sort()).toEqual(['Are replacement quokka saddles for sale?', 'Do you sell replacement quokka saddles?']);
+    await request(t.url).delete('/api/visitor/conversations').set('Cookie', carol).expect(200);
+    const after = (await gapOf(/quokka saddles/i))!;
+    expect(after.id).toBe(both.id);
+    expect([after.question, ...after.examples]).toEqual(['Are replacement quokka saddles for sale?']);
+    // Dave deletes his too: nothing of the group is left to show, so it goes.
+    await request(t.url).delete('/api/visitor/conversations').set('Cookie', dave).expect(200);
+    expect(await gapOf(/quokka saddles/i)).toBeUndefined();
+  });
+
   it('Analytics counts the conversations of the window and their messages', async () => {
     const res = await admin.get('/api/analytics/system?hours=1').expect(200);
     const system = res.body.data as { conversations: number; messagesPerConversation: number | null };

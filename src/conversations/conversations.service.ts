@@ -165,6 +165,7 @@ export class ConversationsService implements OnApplicationShutdown {
   private readonly turns = new Map<string, Turn>();
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
   private readonly voteListeners = new Set<(vote: StoredVote) => void>();
+  private readonly deletedListeners = new Set<(replyIds: string[]) => Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -190,6 +191,12 @@ export class ConversationsService implements OnApplicationShutdown {
   onTurnWritten(listener: (turn: Turn, outcome: TurnOutcome) => void): () => void {
     this.writtenListeners.add(listener);
     return () => this.writtenListeners.delete(listener);
+  }
+
+  /** Called with the reply ids of conversations a visitor deleted (knowledge gaps forget their wording). */
+  onVisitorDeleted(listener: (replyIds: string[]) => Promise<void>): () => void {
+    this.deletedListeners.add(listener);
+    return () => this.deletedListeners.delete(listener);
   }
 
   /** Called after a visitor's vote on a stored reply is stored (knowledge gaps hook in here). */
@@ -512,22 +519,24 @@ export class ConversationsService implements OnApplicationShutdown {
       for (const turn of this.turns.values()) if (turn.visitorKey === visitorKey && turn.conversationId === conversationId) turn.deleted = true;
     }
     await this.writer.flush();
-    if (conversationId !== undefined) {
-      const replies: { id: string }[] = await this.dataSource.query(
-        this.sql(`SELECT m.id FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
-                   WHERE c.id = $1 AND c.visitor_key = $2 AND m.role = 'agent'`),
-        [conversationId, visitorKey],
-      );
-      await this.streams.forget(
-        replies.map((r) => r.id),
-        visitorKey,
-      );
-    }
-    return queuedWrite(this.dataSource, () =>
+    const replies: { id: string }[] = await this.dataSource.query(
+      conversationId === undefined
+        ? this.sql(`SELECT m.id FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+                     WHERE c.visitor_key = $1 AND m.role = 'agent'`)
+        : this.sql(`SELECT m.id FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+                     WHERE c.id = $2 AND c.visitor_key = $1 AND m.role = 'agent'`),
+      conversationId === undefined ? [visitorKey] : [visitorKey, conversationId],
+    );
+    const replyIds = replies.map((r) => r.id);
+    if (conversationId !== undefined) await this.streams.forget(replyIds, visitorKey);
+    const deleted = await queuedWrite(this.dataSource, () =>
       conversationId === undefined
         ? changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1', [visitorKey])
         : changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1 AND id = $2', [visitorKey, conversationId]),
     );
+    // Nothing of them stays: their questions' wording leaves the knowledge gaps too.
+    if (replyIds.length > 0) await Promise.all([...this.deletedListeners].map((listener) => listener(replyIds)));
+    return deleted;
   }
 
   /** A reply as stored, if it belongs to the visitor (GET /interact/replies/{id} once its stream expired). */

@@ -84,6 +84,7 @@ export class KnowledgeGapsService implements OnModuleInit {
   onModuleInit(): void {
     this.conversations.onTurnWritten((turn, outcome) => this.onReply(turn, outcome));
     this.conversations.onVote((vote) => this.onVote(vote));
+    this.conversations.onVisitorDeleted((replyIds) => this.forgetReplies(replyIds));
   }
 
   private sql(text: string): string {
@@ -93,16 +94,23 @@ export class KnowledgeGapsService implements OnModuleInit {
   private onReply(turn: Turn, outcome: TurnOutcome): void {
     const reason = gapReasonOf(outcome);
     if (!reason) return;
-    this.track(this.record({ replyId: turn.replyId, vertical: turn.vertical, question: turn.question, askedAt: turn.startedAt, reason }));
+    this.track(() => this.record({ replyId: turn.replyId, vertical: turn.vertical, question: turn.question, askedAt: turn.startedAt, reason }));
   }
 
   private onVote(vote: StoredVote): void {
+    if (vote.previous === 'down' && vote.vote !== 'down') {
+      this.track(() => this.withdrawThumbsDown(vote.replyId));
+      return;
+    }
     if (vote.vote !== 'down' || vote.previous === 'down' || vote.question.trim() === '') return;
-    this.track(this.record({ replyId: vote.replyId, vertical: vote.vertical, question: vote.question, askedAt: vote.askedAt, reason: 'thumbsDown' }));
+    this.track(() => this.record({ replyId: vote.replyId, vertical: vote.vertical, question: vote.question, askedAt: vote.askedAt, reason: 'thumbsDown' }));
   }
 
-  private track(work: Promise<void>): void {
-    const p = work.catch((error: unknown) => this.logger.warn(`A knowledge gap was not recorded: ${(error as Error).message}`));
+  /** Gap writes one after another (a vote taken back never overtakes the vote it takes back). */
+  private chain: Promise<void> = Promise.resolve();
+
+  private track(work: () => Promise<void>): void {
+    const p = (this.chain = this.chain.then(work, work)).catch((error: unknown) => this.logger.warn(`A knowledge gap was not recorded: ${(error as Error).message}`));
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
   }
@@ -176,6 +184,73 @@ export class KnowledgeGapsService implements OnModuleInit {
       q.reason === 'thumbsDown' ? 1 : 0,
     ]);
     return this.changedOf(m, id);
+  }
+
+  /**
+   * A thumbs-down taken back: no longer counted. A reply that is in its group only for that vote
+   * leaves it (and a group left with no question goes); one that also found nothing or was unsure stays.
+   */
+  private async withdrawThumbsDown(replyId: string): Promise<void> {
+    const changed = await writeTransaction(this.dataSource, async (m) => {
+      const sql = (text: string) => this.sql(text);
+      const known: { gap_id: string; thumbs_down: number | string }[] = await m.query(sql('SELECT gap_id, thumbs_down FROM knowledge_gap_questions WHERE reply_id = $1'), [replyId]);
+      if (!known[0] || Number(known[0].thumbs_down) !== 1) return undefined;
+      const gapId = known[0].gap_id;
+      const reply: { answered: boolean | number | null; confidence: number | string | null }[] = await m.query(
+        sql(`SELECT answered, confidence FROM conversation_messages WHERE id = $1`),
+        [replyId],
+      );
+      const otherReason = reply[0]
+        ? gapReasonOf({ status: 'complete', answered: reply[0].answered === null ? undefined : Boolean(reply[0].answered), confidence: reply[0].confidence === null ? undefined : Number(reply[0].confidence) })
+        : undefined;
+      if (otherReason) {
+        await m.query(sql('UPDATE knowledge_gap_questions SET thumbs_down = 0 WHERE reply_id = $1'), [replyId]);
+        await m.query(sql('UPDATE knowledge_gaps SET thumbs_down = thumbs_down - 1 WHERE id = $1 AND thumbs_down > 0'), [gapId]);
+      } else {
+        await m.query(sql('DELETE FROM knowledge_gap_questions WHERE reply_id = $1'), [replyId]);
+        await m.query(sql('UPDATE knowledge_gaps SET thumbs_down = thumbs_down - 1, ask_count = ask_count - 1 WHERE id = $1 AND thumbs_down > 0 AND ask_count > 0'), [gapId]);
+        await this.tidyGroups(m, [gapId], true);
+      }
+      return (await this.changedOf(m, gapId)) ?? { id: gapId, status: 'open' as GapStatus, count: 0 };
+    });
+    if (changed) this.adminEvents.emit('knowledge-gaps:changed', changed);
+  }
+
+  /** A visitor deleted their conversations: their questions' wording leaves the gaps (the counts stay). */
+  async forgetReplies(replyIds: string[]): Promise<void> {
+    const gapIds = new Set<string>();
+    for (let i = 0; i < replyIds.length; i += 500) {
+      const slice = replyIds.slice(i, i + 500);
+      await writeTransaction(this.dataSource, async (m) => {
+        const list = slice.map((_, j) => `$${j + 1}`).join(', ');
+        const rows: { gap_id: string }[] = await m.query(this.sql(`SELECT DISTINCT gap_id FROM knowledge_gap_questions WHERE reply_id IN (${list})`), slice);
+        if (rows.length === 0) return;
+        await m.query(this.sql(`DELETE FROM knowledge_gap_questions WHERE reply_id IN (${list})`), slice);
+        rows.forEach((r) => gapIds.add(r.gap_id));
+        await this.tidyGroups(m, rows.map((r) => r.gap_id), false);
+      });
+    }
+    for (const id of gapIds) this.adminEvents.emit('knowledge-gaps:changed', { id, status: 'open', count: 0 });
+  }
+
+  /**
+   * After questions left these groups: each shows the wording of its newest remaining question; a
+   * group with none left goes (there is nothing to show of it), or, when `onlyWhenEmpty` counts
+   * say so, one whose count fell to 0.
+   */
+  private async tidyGroups(m: EntityManager, gapIds: string[], onlyWhenEmpty: boolean): Promise<void> {
+    const sql = (text: string) => this.sql(text);
+    for (const id of gapIds) {
+      const newest: { question: string }[] = await m.query(sql(`SELECT question FROM knowledge_gap_questions WHERE gap_id = $1 ORDER BY asked_at DESC LIMIT 1`), [id]);
+      const counts: { ask_count: number | string }[] = await m.query(sql('SELECT ask_count FROM knowledge_gaps WHERE id = $1'), [id]);
+      const empty = onlyWhenEmpty ? Number(counts[0]?.ask_count ?? 0) <= 0 : newest.length === 0;
+      if (empty) {
+        await m.query(sql('DELETE FROM knowledge_gap_terms WHERE gap_id = $1'), [id]);
+        await m.query(sql('DELETE FROM knowledge_gaps WHERE id = $1'), [id]);
+      } else if (newest[0]) {
+        await m.query(sql('UPDATE knowledge_gaps SET question = $2 WHERE id = $1'), [id, newest[0].question]);
+      }
+    }
   }
 
   private async changedOf(m: EntityManager, id: string): Promise<{ id: string; status: GapStatus; count: number } | undefined> {
