@@ -255,6 +255,19 @@ describe('conversations in the console', () => {
     expect(await gapOf(/quokka saddles/i)).toBeUndefined();
   });
 
+  it('questions recorded at once (as by several servers) make one group, not one each', async () => {
+    const gapsService = t.app.get((await import('../src/conversations/knowledge-gaps.service')).KnowledgeGapsService);
+    const { newUsageEventId } = await import('../src/analytics/usage-event-id');
+    // record() directly: on Postgres each runs in its own transaction at once, as on different servers.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        gapsService.record({ replyId: newUsageEventId(), vertical: 'sales', question: `Do you ship pallets of zebra ink to Iceland? (${i})`, askedAt: Date.now(), reason: 'notFound' }),
+      ),
+    );
+    const groups = (await gaps({ status: 'all', vertical: 'sales' })).filter((g) => /zebra ink/.test(g.question));
+    expect(groups.map((g) => g.count)).toEqual([8]);
+  });
+
   it('Analytics counts the conversations of the window and their messages', async () => {
     const res = await admin.get('/api/analytics/system?hours=1').expect(200);
     const system = res.body.data as { conversations: number; messagesPerConversation: number | null };

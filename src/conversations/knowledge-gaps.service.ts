@@ -14,6 +14,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { AppError } from '../common/app-error';
+import { dialectOf } from '../database/data-source';
 import { changedRows, portableSql } from '../database/sql';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { GAP_LOW_CONFIDENCE, type GapListQuery, type GapPage, type GapStatus, type KnowledgeGap } from '../shared/contracts/conversations';
@@ -132,6 +133,9 @@ export class KnowledgeGapsService implements OnModuleInit {
   private async recordIn(m: EntityManager, q: GapQuestion, terms: string[]): Promise<{ id: string; status: GapStatus; count: number } | undefined> {
     const sql = (text: string) => this.sql(text);
     const column = REASON_COLUMN[q.reason];
+    // Two servers recording questions of one vertical at once would each create a group for the
+    // same question: on Postgres they take turns per vertical (SQLite's one writer already does).
+    if (dialectOf(this.dataSource) === 'postgres') await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`knowledge-gaps:${q.vertical}`]);
     const known: { gap_id: string; thumbs_down: number | string }[] = await m.query(sql('SELECT gap_id, thumbs_down FROM knowledge_gap_questions WHERE reply_id = $1'), [q.replyId]);
     if (known[0]) {
       // Counted already (not found, then a thumbs-down): one more reason, not one more question,
