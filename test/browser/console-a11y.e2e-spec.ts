@@ -1,9 +1,13 @@
 /**
  * The sign-in steps and every console tab in Chromium, light and dark (prefers-color-scheme
  * emulated): axe-core finds no serious or critical violation, and a screenshot of each screen at
- * 1280x800 and 390x844 goes to test-artifacts/a11y-<screen>-<width>-<scheme>.png.
+ * 1280x800 and 390x844 goes to test-artifacts/a11y-<screen>-<width>-<scheme>.png. Under each
+ * scheme the screen is actually in it: the page, its cards and any open dialog have a dark
+ * background and light text under the dark scheme, the other way round under the light one.
  */
 import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { AgentConfigService } from '../../src/agents/agent-config.service';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { signedInContext } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
@@ -34,10 +38,42 @@ async function seriousViolations(page: Page): Promise<Violation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** What the scheme check reads: a surface's effective background and its text colour, as relative luminance (0..1). */
+interface Surface {
+  selector: string;
+  background: number;
+  text: number;
+}
+
+/**
+ * The page (<html>) and each console surface present on screen (the console page, a card of the
+ * console, the sign-in card, an open dialog), with the luminance of their effective background (the
+ * first opaque one up the tree) and of their text.
+ */
+async function surfaces(page: Page): Promise<Surface[]> {
+  return (await page.evaluate(`(() => {
+    const lum = (css) => {
+      if (!css.startsWith('rgb')) return null;
+      const [r, g, b, a] = css.slice(css.indexOf('(') + 1, css.indexOf(')')).split(',').map((x) => parseFloat(x));
+      if (a === 0) return null;
+      const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const background = (el) => { for (let e = el; e; e = e.parentElement) { const l = lum(getComputedStyle(e).backgroundColor); if (l !== null) return l; } return 1; };
+    const found = [{ selector: 'html', el: document.documentElement }];
+    for (const selector of ['.admin-page', '.admin-panel', '.login-card', '.modal', '.kb-row', '.analytics-card', '.config-card', '.cv-message', '.cv-gap', '.budget-bar', '.kb-field textarea', 'input', 'select']) {
+      const el = [...document.querySelectorAll(selector)].find((e) => e.getClientRects().length > 0);
+      if (el) found.push({ selector, el });
+    }
+    return found.map(({ selector, el }) => ({ selector, background: background(el), text: lum(getComputedStyle(el).color) }));
+  })()`)) as Surface[];
+}
+
 describeBrowser('accessibility and screenshots of the sign-in steps and the console', () => {
   let t: TestApp;
   let browser: Browser;
   const found: Record<string, Violation[]> = {};
+  const wrongScheme: Record<string, Surface[]> = {};
 
   /** Every viewport and scheme: the screenshot, and axe's verdict recorded under `name`. */
   async function check(page: Page, name: string): Promise<void> {
@@ -49,6 +85,11 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
         await screenshot(page, `a11y-${name}-${viewport.width}-${scheme}`, { fullPage: false });
         const violations = await seriousViolations(page);
         if (violations.length) found[`${name} ${viewport.width} ${scheme}`] = violations;
+        // Dark: backgrounds below 0.05 (darker than #3f3f3f) with text above 0.5; light: the reverse.
+        const wrong = (await surfaces(page)).filter((s) =>
+          scheme === 'dark' ? !(s.background < 0.05 && s.text > 0.5) : !(s.background > 0.5 && s.text < 0.1),
+        );
+        if (wrong.length) wrongScheme[`${name} ${viewport.width} ${scheme}`] = wrong;
       }
     }
   }
@@ -57,6 +98,13 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
     assertClientBuilt();
     t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, seedSampleKnowledge: true, signInIpLimit: 1000 });
     browser = await launchBrowser();
+    // Something to draw: a few answered questions (Analytics' cards, trends and tables) and budgets (their bars).
+    await t.app.get(AgentConfigService).updateGlobal({
+      budgets: { list: [{ scope: 'global', monthlyUsd: 5, softPercent: 80, onCap: 'refuse' }, { scope: 'vertical:hr', monthlyUsd: 1, softPercent: 50, onCap: 'offline' }], visitorDailyTokens: null },
+    });
+    for (const [vertical, query] of [['customer-service', 'How do I get a refund?'], ['hr', 'How much annual leave do I get?'], ['sales', 'How should I handle price objections?'], ['customer-service', 'Can I pay with seashells on Mars?']]) {
+      await request(t.url).post('/interact').send({ vertical, query }).expect(200);
+    }
   }, 60000);
 
   afterAll(async () => {
@@ -82,6 +130,7 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
     expect(await page.getByText('The code expires in 10 minutes and works once.').isVisible()).toBe(true);
     await check(page, 'signin-code');
     await page.close();
+    expect(wrongScheme).toEqual({});
     expect(found).toEqual({});
   }, 120000);
 
@@ -95,6 +144,14 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
       await page.waitForTimeout(600);
       await check(page, `tab-${tab.toLowerCase().replace(/\s+/g, '-')}`);
     }
+    // Conversations: a transcript open, and the Knowledge gaps view.
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    await page.locator('.cv-list .kb-row').first().click();
+    await page.locator('.cv-message').first().waitFor();
+    await check(page, 'conversation-transcript');
+    await page.getByRole('button', { name: 'Knowledge gaps' }).click();
+    await page.locator('.cv-gap').first().waitFor();
+    await check(page, 'knowledge-gaps');
     // Knowledge: an item open in the editor (on a phone it is brought into view), then the delete confirmation.
     await page.setViewportSize(VIEWPORTS[0]);
     await page.getByRole('tab', { name: 'Knowledge Base' }).click();
@@ -119,6 +176,7 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
     await page.getByRole('dialog').waitFor();
     await check(page, 'agent-dialog');
     await context.close();
+    expect(wrongScheme).toEqual({});
     expect(found).toEqual({});
   }, 240000);
 });

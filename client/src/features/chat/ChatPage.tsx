@@ -110,7 +110,7 @@ export function appendSpoken(current: string, spoken: string): string {
 
 /**
  * Sets `lang` and `dir` of the document from the chosen language (back to English when the page
- * goes), and lets the system's dark setting apply (the page uses the colour tokens of styles.css).
+ * goes).
  */
 function useDocumentLanguage(language: Language): void {
   useEffect(() => {
@@ -119,9 +119,7 @@ function useDocumentLanguage(language: Language): void {
     root.dir = language.rtl ? 'rtl' : 'ltr';
   }, [language]);
   useEffect(() => {
-    document.documentElement.classList.add('has-dark-mode');
     return () => {
-      document.documentElement.classList.remove('has-dark-mode');
       document.documentElement.lang = DEFAULT_LANGUAGE.code;
       document.documentElement.dir = 'ltr';
     };

@@ -9,7 +9,8 @@ const C = ANALYTICS.agents.columns;
 export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerformanceRow[]; labelledBy: string }) {
   if (rows.length === 0) return <p className="analytics-empty">{ANALYTICS.agents.empty}</p>;
   return (
-    <div className="analytics-table-wrap">
+    // It scrolls sideways when narrow: a keyboard user can focus it and scroll with the arrows.
+    <div className="analytics-table-wrap" tabIndex={0} role="region" aria-labelledby={labelledBy}>
       <table className="analytics-table" aria-labelledby={labelledBy}>
         <thead>
           <tr>
