@@ -182,7 +182,7 @@ describeBrowser('chat page finish in Chromium', () => {
     }
   });
 
-  it('Arabic sets dir="rtl" and mirrors the layout; the choice is remembered', async () => {
+  it('Arabic sets dir="rtl" and mirrors the layout; the choice is remembered, and a reload is right to left before the app runs', async () => {
     const page = await openPage(browser, t.url);
     await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
     expect(await page.evaluate(() => [(globalThis as unknown as BrowserGlobals).document.documentElement.lang, (globalThis as unknown as BrowserGlobals).document.documentElement.dir])).toEqual(['ar', 'rtl']);
@@ -200,6 +200,24 @@ describeBrowser('chat page finish in Chromium', () => {
     await page.reload();
     await page.locator('.connection-pill[data-status="online"]').waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.documentElement.dir)).toBe('rtl');
+    // Before the first paint: with the app's bundle held back, the parsed page is already Arabic and right to left.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requested!: () => void;
+    const bundleRequested = new Promise<void>((resolve) => (requested = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      requested();
+      await held;
+      await route.continue();
+    });
+    await page.goto(t.url, { waitUntil: 'commit' });
+    await bundleRequested;
+    await page.waitForFunction('document.readyState !== "loading"');
+    const beforeApp = await page.evaluate('({ dir: document.documentElement.dir, lang: document.documentElement.lang, mounted: document.getElementById("root").childElementCount > 0 })');
+    release();
+    expect(beforeApp).toEqual({ dir: 'rtl', lang: 'ar', mounted: false });
+    await page.locator('.connection-pill[data-status="online"]').waitFor();
+    await page.unroute(/\/assets\/index-[^/]+\.js$/);
     await page.evaluate(() => (globalThis as unknown as { localStorage: { clear(): void } }).localStorage.clear());
     await closePage(page);
   });
