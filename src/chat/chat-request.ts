@@ -45,3 +45,38 @@ export function toChatRequest(body: ParsedInteractRequest): ChatRequest {
     jurisdiction: found && { code: found.code, name: found.name, legalSystem: found.legalSystem, subRegion, subRegionLabel: found.subRegionLabel },
   };
 }
+
+/**
+ * A turn as stored with its reply stream (REDIS_URL), so that another server can ask it again
+ * when the one writing it stops: the question and what the prompt depends on, never the history
+ * of a returning visitor (that is read again from the database).
+ */
+export interface TurnSpec {
+  query: string;
+  vertical: EnabledVerticalId;
+  userId: string;
+  language: string;
+  jurisdiction?: { code: string; subRegion?: string };
+  /** The caller's own history (used only by a stateless caller, see ConversationsService). */
+  history: HistoryEntry[];
+  requestId: string;
+  channel: 'socket' | 'sse' | 'rest';
+  returning: boolean;
+  /** The id of the question's message, so the conversation gets it once. */
+  userMessageId: string;
+  startedAt: number;
+}
+
+/** The request a stored turn asks again. */
+export function chatRequestOf(spec: TurnSpec): ChatRequest {
+  const found = spec.jurisdiction ? getJurisdiction(spec.jurisdiction.code) : undefined;
+  const subRegion = found?.subRegions.find((r) => r === spec.jurisdiction?.subRegion);
+  return {
+    query: spec.query,
+    vertical: spec.vertical,
+    userId: spec.userId,
+    history: trimHistory(spec.history ?? []),
+    language: getLanguageByCode(spec.language) ?? DEFAULT_LANGUAGE,
+    jurisdiction: found && { code: found.code, name: found.name, legalSystem: found.legalSystem, subRegion, subRegionLabel: found.subRegionLabel },
+  };
+}

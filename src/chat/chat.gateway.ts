@@ -220,6 +220,9 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       case 'delta':
         socket.emit('chat:delta', { requestId, text: frame.text, seq: frame.seq });
         break;
+      case 'restart':
+        socket.emit('chat:restart', { requestId, seq: frame.seq });
+        break;
       case 'done':
         socket.emit('chat:done', { requestId, data: frame.data, seq: frame.seq });
         break;

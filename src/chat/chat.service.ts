@@ -12,7 +12,7 @@ import { KnowledgeService } from '../knowledge/knowledge.service';
 import { LlmService } from '../llm/llm.service';
 import { LlmError, LlmPassage, LlmUsage } from '../llm/llm.types';
 import { ConversationsService, type Turn, type TurnOutcome } from '../conversations/conversations.service';
-import { ReplyStreamService, type ReplyProducer } from '../conversations/reply-streams';
+import { ReplyStreamService, type ReplyProducer, type TakeoverJob } from '../conversations/reply-streams';
 import type { Visitor } from '../conversations/visitor-identity';
 import { countMessageTokens, countTokens } from '../llm/token-counter';
 import { costUsd, DEFAULT_MODELS, priceFor } from '../shared/catalog/providers';
@@ -21,7 +21,7 @@ import type { ReplySlot } from '../limits/chat-limits.service';
 import { getVertical, KNOWLEDGE_VERTICAL_IDS } from '../shared/catalog/verticals';
 import type { ReplyData } from '../shared/contracts/chat';
 import type { ErrorCode } from '../shared/contracts/http';
-import type { ChatRequest } from './chat-request';
+import { chatRequestOf, type ChatRequest, type TurnSpec } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
 import { buildPrompt } from './prompt-builder';
 import { describeJurisdiction } from '../retrieval/jurisdiction';
@@ -40,6 +40,14 @@ export interface ChatRunOptions {
   visitor: Visitor;
   /** The visitor's concurrent-reply slot (ChatLimitsService), given back when the reply ends. */
   slot?: ReplySlot;
+}
+
+/** The ids a turn keeps when it is asked again by another server (a takeover). */
+interface TurnIds {
+  userMessageId: string;
+  startedAt: number;
+  /** Asked again after a takeover: the question may already be stored. */
+  resumed: boolean;
 }
 
 /** A reply that has started: follow its frames by `replyId` (ReplyStreamService); `result` settles when it ends. */
@@ -98,7 +106,10 @@ export class ChatService implements BeforeApplicationShutdown {
     private readonly conversations: ConversationsService,
     private readonly streams: ReplyStreamService,
     private readonly budgets: BudgetService,
-  ) {}
+  ) {
+    // With REDIS_URL: replies of a server that stopped are asked again here (ReplyStreamService).
+    streams.onTakeover({ accepting: () => !this.shutdown.draining, take: (job) => this.takeOver(job) });
+  }
 
   get activeCount(): number {
     return this.running.size;
@@ -129,16 +140,60 @@ export class ChatService implements BeforeApplicationShutdown {
     const replyId = newUsageEventId();
     let stop!: (reason: StopReason | 'cancelled') => void;
     const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
-    const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, () => stop('cancelled'));
-    const result = this.execute(request, options, producer, stopped);
+    const ids: TurnIds = { userMessageId: newUsageEventId(), startedAt: Date.now(), resumed: false };
+    // With REDIS_URL the turn goes with the stream's start: another server asks it again if this one stops.
+    const spec = this.streams.distributed ? JSON.stringify(this.specOf(request, options, ids)) : undefined;
+    const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, () => stop('cancelled'), spec);
+    const result = this.execute(request, options, producer, stopped, ids);
     if (options.slot) void result.finally(() => options.slot?.release()).catch(() => undefined);
-    const key = `${options.channel}:${replyId}`;
+    this.track(`${options.channel}:${replyId}`, stop, result);
+    return { replyId, result };
+  }
+
+  private track(key: string, stop: (reason: StopReason | 'cancelled') => void, result: Promise<ReplyData>): void {
     this.running.set(key, { stop, done: result.catch(() => undefined) });
     void result.then(
       () => this.running.delete(key),
       () => this.running.delete(key),
     );
-    return { replyId, result };
+  }
+
+  private specOf(request: ChatRequest, options: ChatRunOptions, ids: TurnIds): TurnSpec {
+    return {
+      query: request.query,
+      vertical: request.vertical,
+      userId: request.userId,
+      language: request.language.code,
+      ...(request.jurisdiction ? { jurisdiction: { code: request.jurisdiction.code, ...(request.jurisdiction.subRegion ? { subRegion: request.jurisdiction.subRegion } : {}) } } : {}),
+      history: request.history,
+      requestId: options.requestId,
+      channel: options.channel,
+      returning: options.visitor.returning,
+      userMessageId: ids.userMessageId,
+      startedAt: ids.startedAt,
+    };
+  }
+
+  /**
+   * A reply of a server that stopped (kill -9), claimed by this one: asked again from its stored
+   * turn (the history read again from the conversation), written into the same reply's stream
+   * after a restart frame. Its usage event and message are written once, when it ends here.
+   */
+  private takeOver(job: TakeoverJob): boolean {
+    let spec: TurnSpec;
+    try {
+      spec = JSON.parse(job.spec) as TurnSpec;
+    } catch {
+      return false;
+    }
+    if (typeof spec?.query !== 'string' || !KNOWLEDGE_VERTICAL_IDS.includes(spec.vertical)) return false;
+    let stop!: (reason: StopReason | 'cancelled') => void;
+    const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
+    const producer = this.streams.resume(job, () => stop('cancelled'));
+    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning } };
+    const result = this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true });
+    this.track(`${options.channel}:${job.replyId}`, stop, result);
+    return true;
   }
 
   /** Runs a reply to its end (for callers that only want the result). */
@@ -146,7 +201,7 @@ export class ChatService implements BeforeApplicationShutdown {
     return this.start(request, options).result;
   }
 
-  private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopReason | 'cancelled'>): Promise<ReplyData> {
+  private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopReason | 'cancelled'>, ids: TurnIds): Promise<ReplyData> {
     const startedAt = Date.now();
     const started = performance.now();
     let turn: Turn | undefined;
@@ -162,7 +217,7 @@ export class ChatService implements BeforeApplicationShutdown {
         this.conversations.openTurn(
           options.visitor,
           { vertical: request.vertical, jurisdiction: request.jurisdiction && { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } },
-          { replyId: producer.replyId, requestId: options.requestId, channel: options.channel, language: request.language.code, question: request.query, claimedHistory: request.history },
+          { replyId: producer.replyId, requestId: options.requestId, channel: options.channel, language: request.language.code, question: request.query, claimedHistory: request.history, ...ids },
         ),
         this.agents.pick(request.vertical).then(async (picked) => {
           // With an LLM agent, a question in another language than the knowledge is rewritten into it for the search.

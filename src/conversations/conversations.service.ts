@@ -75,6 +75,8 @@ export interface Turn {
   deleted?: boolean;
   /** How the reply ended (once it has). */
   outcome?: TurnOutcome;
+  /** Asked again after a takeover: the server that stopped may have stored the question and the streaming reply. */
+  resumed?: boolean;
 }
 
 /** How a reply ended, as the message stores it. */
@@ -260,7 +262,18 @@ export class ConversationsService implements OnApplicationShutdown {
   async openTurn(
     visitor: Visitor,
     scope: TurnScope,
-    ids: { replyId: string; requestId: string; channel: string; language: string; question: string; claimedHistory: HistoryEntry[] },
+    ids: {
+      replyId: string;
+      requestId: string;
+      channel: string;
+      language: string;
+      question: string;
+      claimedHistory: HistoryEntry[];
+      userMessageId?: string;
+      startedAt?: number;
+      /** Asked again after a takeover: this turn's own messages may be stored already (they are not history). */
+      resumed?: boolean;
+    },
   ): Promise<Turn> {
     const key = scopeOf(scope);
     const rows: { cid: string; id: string | null; role: 'user' | 'agent' | null; content: string | null; status: string | null }[] = await readQuery(
@@ -272,8 +285,9 @@ export class ConversationsService implements OnApplicationShutdown {
                  LIMIT ${HISTORY_ROWS}`),
       [visitor.key, scope.vertical, key],
     );
+    const own = new Set(ids.resumed && ids.userMessageId ? [ids.userMessageId, ids.replyId] : []);
     const stored = rows
-      .filter((r) => r.role !== null)
+      .filter((r) => r.role !== null && !own.has(r.id ?? ''))
       .reverse()
       .map((r) => ({ id: r.id ?? '', role: r.role!, content: r.content ?? '', status: r.status ?? '' }));
     // Turns of this conversation that ended here but whose writes are still queued.
@@ -296,7 +310,7 @@ export class ConversationsService implements OnApplicationShutdown {
           );
     const turn: Turn = {
       replyId: ids.replyId,
-      userMessageId: newUsageEventId(),
+      userMessageId: ids.userMessageId ?? newUsageEventId(),
       requestId: ids.requestId,
       visitorKey: visitor.key,
       conversationId: rows[0]?.cid ?? pending[0]?.conversationId ?? newUsageEventId(),
@@ -307,10 +321,11 @@ export class ConversationsService implements OnApplicationShutdown {
       channel: ids.channel,
       language: ids.language,
       question: ids.question,
-      startedAt: this.clock.now(),
+      startedAt: ids.resumed && ids.startedAt !== undefined ? ids.startedAt : this.clock.now(),
       history,
       fresh,
       saved: false,
+      ...(ids.resumed ? { resumed: true } : {}),
     };
     this.turns.set(turn.replyId, turn);
     return turn;
@@ -368,6 +383,14 @@ export class ConversationsService implements OnApplicationShutdown {
 
   private async writeStart(m: EntityManager, turn: Turn): Promise<void> {
     const sql = (text: string) => this.sql(text);
+    if (turn.resumed) {
+      // The stopped server stored them already: they stay (in their conversation) and count once.
+      const mine: { conversation_id: string }[] = await m.query(sql('SELECT conversation_id FROM conversation_messages WHERE id = $1 OR id = $2'), [turn.userMessageId, turn.replyId]);
+      if (mine.length > 0) {
+        turn.conversationId = mine[0].conversation_id;
+        return;
+      }
+    }
     const existing: { id: string }[] = await m.query(sql('SELECT id FROM conversations WHERE id = $1'), [turn.conversationId]);
     if (existing.length === 0) {
       await m.query(

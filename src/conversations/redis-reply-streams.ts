@@ -9,9 +9,16 @@
  * - One blocking connection per server serves every remote follower (XREAD over all their
  *   streams); adding one wakes it with CLIENT UNBLOCK.
  * - The key expires `endedTtlMs` after the final frame (and, as a safety net, `runningTtlMs`
- *   after the start). A server that runs replies keeps a heartbeat key alive: a follower that has
- *   heard nothing for a while and finds that server gone (or the stream expired) ends the reply
- *   with `reply_interrupted` instead of waiting forever.
+ *   after the start).
+ * - Takeover: every server keeps a heartbeat key (SET PX 4 s, renewed every second), is listed in
+ *   `<prefix>:replies:servers` and lists its running replies in `<prefix>:replies:running:<server>`.
+ *   The start entry also holds the turn (`q`: what ChatService needs to ask it again). When a
+ *   reply's server is gone, exactly one other server claims it (SET NX on
+ *   `<prefix>:reply:<id>:claim:<attempt>`) and continues its stream: a `restart` frame (`s` its
+ *   id, `n` the attempt), then the reply asked again. Claims come first from servers with a
+ *   follower of the reply (a silent follow checks its producer's heartbeat every 1.5 s), then from
+ *   any server's sweep of the dead server's list. After two takeovers the next claimer ends the
+ *   reply with `reply_interrupted`, as does a follower whose stream is gone.
  * - Commands are never buffered while Redis is away: the reply goes on for the visitor connected
  *   to this server, only its mirror stops (and is removed, so nobody resumes a stream with a hole
  *   in it; the stored message is read instead).
@@ -23,15 +30,26 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { closeRedis } from '../common/redis-close';
 import type { ReplyData } from '../shared/contracts/chat';
-import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot } from './reply-streams';
+import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot, type TakeoverHandler } from './reply-streams';
 import { isRedisConnectionError, RedisOutageLog } from '../common/redis-outage-log';
 
 /** XREAD blocks at most this long per round (followers added meanwhile wake it at once). */
-const BLOCK_MS = 5000;
-/** A followed reply silent this long gets its server's heartbeat checked. */
+const BLOCK_MS = 1000;
+/** A followed reply silent this long gets its producer's heartbeat checked (and again at this interval). */
+const PRODUCER_CHECK_MS = 1500;
+/** A followed reply silent this long gets its stream's existence checked. */
 const IDLE_CHECK_MS = 10_000;
-const HEARTBEAT_EVERY_MS = 3000;
-const HEARTBEAT_TTL_MS = 10_000;
+const HEARTBEAT_EVERY_MS = 1000;
+/** A server that has not beaten for this long is gone: its replies are taken over. */
+export const HEARTBEAT_TTL_MS = 4000;
+/** Every server looks for replies of gone servers this often... */
+const SWEEP_EVERY_MS = 2000;
+/** ...and claims them once the server has been seen gone this long (followers' servers claim first). */
+const SWEEP_GRACE_MS = 2000;
+/** A claim not followed by its restart frame (the claimer stopped too) can be made again after this. */
+const CLAIM_TTL_MS = 15_000;
+/** Takeovers per reply; the next claimer ends it with reply_interrupted. */
+export const MAX_TAKEOVERS = 2;
 const START_WAIT_MS = 3000;
 const WARN_EVERY_MS = 30_000;
 
@@ -47,22 +65,31 @@ interface Options {
   runningTtlMs: number;
   endedTtlMs: number;
   onControl(message: ControlMessage): void;
+  takeover?: TakeoverHandler;
 }
+
+/** What a takeover attempt found or did. */
+export type TakeoverOutcome = 'taken' | 'interrupted' | 'claimed' | 'alive' | 'ended' | 'gone' | 'mine' | 'busy' | 'failed';
 
 interface Tail {
   lastId: string;
   lastSeq: number;
+  /** The server writing the reply now (the start's, or the last restart's). */
   serverId: string;
   heardAt: number;
+  producerCheckedAt: number;
+  streamCheckedAt: number;
   followers: Set<FrameListener>;
 }
 
 type Entry = [id: string, fields: string[]];
 
-function fieldsOf(frame: ReplyFrame): string[] {
+function fieldsOf(frame: ReplyFrame, serverId: string): string[] {
   switch (frame.kind) {
     case 'delta':
       return ['k', 'd', 't', frame.text];
+    case 'restart':
+      return ['k', 'restart', 's', serverId, 'n', String(frame.attempt)];
     case 'done':
       return ['k', 'done', 'j', JSON.stringify(frame.data)];
     case 'error':
@@ -86,6 +113,8 @@ function frameOf([id, fields]: Entry): ReplyFrame | undefined {
   switch (f.get('k')) {
     case 'd':
       return { seq, kind: 'delta', text: f.get('t') ?? '' };
+    case 'restart':
+      return { seq, kind: 'restart', attempt: Number(f.get('n') ?? 1) };
     case 'done':
       return { seq, kind: 'done', data: JSON.parse(f.get('j') ?? '{}') as ReplyData };
     case 'error':
@@ -109,6 +138,14 @@ export class RedisReplyStreams {
   private looping = false;
   private closed = false;
   private heartbeat: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  /** Servers seen without a heartbeat, and since when. */
+  private readonly deadSince = new Map<string, number>();
+  /** Replies a takeover attempt of this server is looking at now. */
+  private readonly taking = new Set<string>();
+  /** Replies taken over by this server, and outcomes of attempts (tests and the bench read them). */
+  readonly takeovers = { taken: 0, interrupted: 0 };
   private lastWarning = 0;
   private readonly outage: RedisOutageLog;
 
@@ -144,43 +181,85 @@ export class RedisReplyStreams {
     return `${this.prefix}:replies:server:${serverId}`;
   }
 
+  private runningKey(serverId: string): string {
+    return `${this.prefix}:replies:running:${serverId}`;
+  }
+
+  private get serversKey(): string {
+    return `${this.prefix}:replies:servers`;
+  }
+
+  private claimKey(replyId: string, attempt: number): string {
+    return `${this.prefix}:reply:${replyId}:claim:${attempt}`;
+  }
+
   async start(): Promise<void> {
     const ready = Promise.all([this.whenReady(this.cmd), this.sub.subscribe(this.control).then(() => undefined)]);
     await Promise.race([ready.catch((e: Error) => this.warn(`Reply streams start without Redis: ${e.message}`)), sleep(START_WAIT_MS)]);
     this.beat();
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_EVERY_MS);
     this.heartbeat.unref();
+    if (this.options.takeover) {
+      // Spread over the servers: each sweeps at its own phase.
+      this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS + Math.floor(Math.random() * 500));
+      this.sweeper.unref();
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.sweeper);
     for (const tail of this.tails.values()) tail.followers.clear();
     this.tails.clear();
-    await this.cmd.del(this.serverKey(this.serverId)).catch(() => undefined);
+    // A clean stop ended its replies (shutdown waits for them or ends them): nothing to take over.
+    await this.cmd
+      .multi()
+      .del(this.serverKey(this.serverId))
+      .srem(this.serversKey, this.serverId)
+      .del(this.runningKey(this.serverId))
+      .exec()
+      .catch(() => undefined);
     await Promise.all([this.cmd, this.blocker, this.sub].map(closeRedis));
   }
 
-  begin(replyId: string, owner: ReplyOwner): void {
+  /** The stream's start entry (the owner, this server, the turn `spec`), and the reply in this server's running list. */
+  begin(replyId: string, owner: ReplyOwner, spec?: string): void {
     const key = this.key(replyId);
+    const running = this.runningKey(this.serverId);
     this.send(replyId, () =>
       this.cmd
         .multi()
-        .xadd(key, '0-1', 'k', 'start', 'o', owner.visitorKey, 's', this.serverId)
+        .xadd(key, '0-1', 'k', 'start', 'o', owner.visitorKey, 's', this.serverId, ...(spec === undefined ? [] : ['q', spec]))
         .pexpire(key, this.options.runningTtlMs)
+        .sadd(running, replyId)
+        .pexpire(running, this.options.runningTtlMs)
         .exec(),
     );
+  }
+
+  /** A reply taken over: in this server's running list (its restart frame follows). */
+  adopt(replyId: string): void {
+    const running = this.runningKey(this.serverId);
+    this.send(replyId, () => this.cmd.multi().sadd(running, replyId).pexpire(running, this.options.runningTtlMs).exec());
   }
 
   append(replyId: string, frame: ReplyFrame): void {
     const key = this.key(replyId);
     const id = `0-${frame.seq + 1}`;
     if (isFinal(frame)) {
-      this.send(replyId, () => this.cmd.multi().xadd(key, id, ...fieldsOf(frame)).pexpire(key, this.options.endedTtlMs).exec());
+      this.send(replyId, () =>
+        this.cmd
+          .multi()
+          .xadd(key, id, ...fieldsOf(frame, this.serverId))
+          .pexpire(key, this.options.endedTtlMs)
+          .srem(this.runningKey(this.serverId), replyId)
+          .exec(),
+      );
       // Nothing more is written for this reply.
       setTimeout(() => this.broken.delete(replyId), this.options.endedTtlMs).unref();
     } else {
-      this.send(replyId, () => this.cmd.xadd(key, id, ...fieldsOf(frame)));
+      this.send(replyId, () => this.cmd.xadd(key, id, ...fieldsOf(frame, this.serverId)));
     }
   }
 
@@ -213,17 +292,20 @@ export class RedisReplyStreams {
     if (!start || start.get('k') !== 'start') return { ok: false, code: 'not_found' };
     if (start.get('o') !== visitorKey) return { ok: false, code: 'forbidden' };
     let lastSeq = 0;
+    let serverId = start.get('s') ?? '';
     for (const entry of entries.slice(1)) {
       const frame = frameOf(entry);
       if (!frame) continue;
       lastSeq = frame.seq;
+      if (frame.kind === 'restart') serverId = fieldMap(entry[1]).get('s') ?? serverId;
       deliver(frame);
       if (isFinal(frame)) return { ok: true, stop: () => undefined };
     }
     const lastId = entries[entries.length - 1][0];
     let tail = this.tails.get(key);
     if (!tail) {
-      tail = { lastId, lastSeq, serverId: start.get('s') ?? '', heardAt: Date.now(), followers: new Set() };
+      const now = Date.now();
+      tail = { lastId, lastSeq, serverId, heardAt: now, producerCheckedAt: now, streamCheckedAt: now, followers: new Set() };
       this.tails.set(key, tail);
     }
     tail.followers.add(deliver);
@@ -275,6 +357,11 @@ export class RedisReplyStreams {
       if (this.broken.has(replyId)) return;
       this.broken.add(replyId);
       setTimeout(() => this.broken.delete(replyId), this.options.runningTtlMs).unref();
+      if (/equal or smaller/i.test(error.message)) {
+        // Another server took the reply over (this one missed its heartbeat): its stream is theirs now.
+        this.logger.warn(`Reply ${replyId} was taken over by another server; its stream is no longer written from here`);
+        return;
+      }
       if (isRedisConnectionError(error)) this.outage.commandFailed('reply streams', error);
       else this.warn(`A reply stream could not be written to Redis; it can only be followed on this server: ${error.message}`);
       this.cmd.del(this.key(replyId)).catch(() => undefined);
@@ -283,7 +370,12 @@ export class RedisReplyStreams {
 
   private beat(): void {
     if (this.closed) return;
-    this.cmd.set(this.serverKey(this.serverId), '1', 'PX', HEARTBEAT_TTL_MS).catch(() => undefined);
+    this.cmd
+      .multi()
+      .set(this.serverKey(this.serverId), '1', 'PX', HEARTBEAT_TTL_MS)
+      .sadd(this.serversKey, this.serverId)
+      .exec()
+      .catch(() => undefined);
   }
 
   /** Starts the tail loop, or wakes it so it includes a new follower. */
@@ -328,6 +420,7 @@ export class RedisReplyStreams {
       const frame = frameOf(entry);
       if (!frame) continue;
       tail.lastSeq = frame.seq;
+      if (frame.kind === 'restart') tail.serverId = fieldMap(entry[1]).get('s') ?? tail.serverId;
       for (const deliver of tail.followers) deliver(frame);
       if (isFinal(frame)) {
         this.tails.delete(key);
@@ -336,22 +429,155 @@ export class RedisReplyStreams {
     }
   }
 
-  /** Ends the follows of replies whose server went away (or whose stream expired). */
+  /**
+   * Follows silent for a while: a reply whose server is gone is taken over (here, if this server
+   * wins the claim); one whose stream is gone ends with reply_interrupted.
+   */
   private async checkIdle(): Promise<void> {
     const now = Date.now();
-    for (const [key, tail] of this.tails) {
-      if (now - tail.heardAt < IDLE_CHECK_MS) continue;
-      tail.heardAt = now;
-      try {
-        const [streamExists, serverAlive] = await Promise.all([this.cmd.exists(key), this.cmd.exists(this.serverKey(tail.serverId))]);
-        if (streamExists && serverAlive) continue;
-      } catch {
+    const silent = [...this.tails].filter(([, tail]) => now - tail.heardAt >= PRODUCER_CHECK_MS && now - tail.producerCheckedAt >= PRODUCER_CHECK_MS);
+    if (silent.length === 0) return;
+    for (const [, tail] of silent) tail.producerCheckedAt = now;
+    let alive: Map<string, boolean>;
+    try {
+      alive = await this.aliveServers([...new Set(silent.map(([, tail]) => tail.serverId))]);
+    } catch {
+      return;
+    }
+    for (const [key, tail] of silent) {
+      if (this.tails.get(key) !== tail) continue;
+      const replyId = key.slice(this.key('').length);
+      if (!alive.get(tail.serverId)) {
+        void this.takeOver(replyId).then((outcome) => {
+          if (outcome === 'gone') this.interruptFollow(key, tail);
+        });
         continue;
       }
-      if (this.tails.get(key) !== tail) continue;
-      this.tails.delete(key);
-      const frame: ReplyFrame = { seq: tail.lastSeq + 1, kind: 'error', code: 'reply_interrupted', message: INTERRUPTED_MESSAGE };
-      for (const deliver of tail.followers) deliver(frame);
+      if (now - tail.streamCheckedAt < IDLE_CHECK_MS) continue;
+      tail.streamCheckedAt = now;
+      const exists = await this.cmd.exists(key).catch(() => 1);
+      if (!exists) this.interruptFollow(key, tail);
+    }
+  }
+
+  /** Ends a follow whose stream is gone with reply_interrupted. */
+  private interruptFollow(key: string, tail: Tail): void {
+    if (this.tails.get(key) !== tail) return;
+    this.tails.delete(key);
+    const frame: ReplyFrame = { seq: tail.lastSeq + 1, kind: 'error', code: 'reply_interrupted', message: INTERRUPTED_MESSAGE };
+    for (const deliver of tail.followers) deliver(frame);
+  }
+
+  /** Which of these servers still beat (one round trip). */
+  private async aliveServers(serverIds: string[]): Promise<Map<string, boolean>> {
+    const alive = new Map<string, boolean>();
+    if (serverIds.length === 0) return alive;
+    const pipeline = this.cmd.pipeline();
+    for (const id of serverIds) pipeline.exists(this.serverKey(id));
+    const results = (await pipeline.exec()) ?? [];
+    serverIds.forEach((id, i) => {
+      const [error, value] = results[i] ?? [new Error('no answer'), 0];
+      if (error) throw error;
+      alive.set(id, id !== '' && Number(value) > 0);
+    });
+    return alive;
+  }
+
+  /**
+   * Takes a reply over if its server is gone and this server wins the claim: the handler asks it
+   * again and continues its stream (or, past MAX_TAKEOVERS or without a stored turn, the stream
+   * ends with reply_interrupted).
+   */
+  async takeOver(replyId: string): Promise<TakeoverOutcome> {
+    const handler = this.options.takeover;
+    if (this.closed || !handler || this.taking.has(replyId)) return 'busy';
+    if (!handler.accepting()) return 'busy';
+    this.taking.add(replyId);
+    try {
+      const key = this.key(replyId);
+      const entries = (await this.cmd.xrange(key, '-', '+')) as Entry[];
+      const start = entries[0] && fieldMap(entries[0][1]);
+      if (!start || start.get('k') !== 'start') return 'gone';
+      let producer = start.get('s') ?? '';
+      let attempt = 0;
+      let lastSeq = 0;
+      for (const [id, fields] of entries.slice(1)) {
+        const f = fieldMap(fields);
+        lastSeq = seqOf(id);
+        const kind = f.get('k');
+        if (kind === 'done' || kind === 'error') return 'ended';
+        if (kind === 'restart') {
+          producer = f.get('s') ?? '';
+          attempt = Number(f.get('n') ?? attempt + 1);
+        }
+      }
+      if (producer === this.serverId) return 'mine';
+      if ((await this.aliveServers([producer])).get(producer)) return 'alive';
+      const next = attempt + 1;
+      const won = await this.cmd.set(this.claimKey(replyId, next), this.serverId, 'PX', CLAIM_TTL_MS, 'NX');
+      if (won !== 'OK') return 'claimed';
+      this.cmd.srem(this.runningKey(producer), replyId).catch(() => undefined);
+      const spec = start.get('q');
+      const visitorKey = start.get('o') ?? '';
+      if (next <= MAX_TAKEOVERS && spec !== undefined && handler.accepting() && handler.take({ replyId, visitorKey, spec, lastSeq, attempt: next })) {
+        this.takeovers.taken += 1;
+        this.logger.log(`Reply ${replyId} taken over from a stopped server (attempt ${next})`);
+        return 'taken';
+      }
+      await this.cmd
+        .multi()
+        .xadd(key, `0-${lastSeq + 2}`, 'k', 'error', 'c', 'reply_interrupted', 'm', INTERRUPTED_MESSAGE)
+        .pexpire(key, this.options.endedTtlMs)
+        .exec();
+      this.takeovers.interrupted += 1;
+      return 'interrupted';
+    } catch (error) {
+      this.warn(`A reply takeover failed: ${(error as Error).message}`);
+      return 'failed';
+    } finally {
+      this.taking.delete(replyId);
+    }
+  }
+
+  /**
+   * Looks for servers without a heartbeat and takes over their running replies (each once this
+   * server wins its claim); a gone server with nothing left running is struck off the list.
+   */
+  private async sweep(): Promise<void> {
+    if (this.closed || this.sweeping || !this.options.takeover?.accepting()) return;
+    this.sweeping = true;
+    try {
+      const others = (await this.cmd.smembers(this.serversKey)).filter((id) => id !== this.serverId);
+      if (others.length === 0) return;
+      const alive = await this.aliveServers(others);
+      const now = Date.now();
+      for (const id of others) {
+        if (alive.get(id)) {
+          this.deadSince.delete(id);
+          continue;
+        }
+        const since = this.deadSince.get(id) ?? now;
+        this.deadSince.set(id, since);
+        if (now - since < SWEEP_GRACE_MS) continue;
+        const replies = await this.cmd.smembers(this.runningKey(id));
+        if (replies.length === 0) {
+          await this.cmd.multi().srem(this.serversKey, id).del(this.runningKey(id)).exec();
+          this.deadSince.delete(id);
+          continue;
+        }
+        // In a random order: the servers sweeping at once mostly claim different replies.
+        for (const replyId of shuffled(replies)) {
+          if (this.closed) return;
+          const outcome = await this.takeOver(replyId);
+          if (outcome === 'gone' || outcome === 'ended' || outcome === 'interrupted' || outcome === 'alive' || outcome === 'mine') {
+            await this.cmd.srem(this.runningKey(id), replyId).catch(() => undefined);
+          }
+        }
+      }
+    } catch (error) {
+      this.warn(`Looking for replies of stopped servers failed: ${(error as Error).message}`);
+    } finally {
+      this.sweeping = false;
     }
   }
 
@@ -369,6 +595,15 @@ export class RedisReplyStreams {
     this.lastWarning = now;
     this.logger.warn(message);
   }
+}
+
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
 }
 
 function sleep(ms: number): Promise<void> {

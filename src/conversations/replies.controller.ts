@@ -9,7 +9,7 @@ import { ReplyIdSchema, ReplyStatusSchema, ReplyStreamQuerySchema, type ReplySta
 import { ChatStreamEventSchema } from '../shared/contracts/socket';
 import { ConversationsService } from './conversations.service';
 import { onClientGone, sendFrame, startEventStream } from './reply-sse';
-import { isFinal, ReplyStreamService } from './reply-streams';
+import { isFinal, ReplyStreamService, textOf } from './reply-streams';
 import { VisitorIdentity } from './visitor-identity';
 
 type Envelope<T> = { success: true; data: T };
@@ -45,7 +45,8 @@ export class RepliesController {
     const live = await this.streams.read(replyId, visitor.key);
     if (typeof live === 'object') {
       const last = live.frames[live.frames.length - 1];
-      const text = live.frames.map((f) => (f.kind === 'delta' ? f.text : '')).join('');
+      // A reply taken over from a stopped server is written again after its restart frame.
+      const text = textOf(live.frames);
       const status: ReplyStatus = { replyId, status: 'streaming', text, seq: last?.seq ?? 0, data: null, error: null };
       if (last?.kind === 'done') return { success: true, data: { ...status, status: 'complete', text: last.data.response, data: last.data } };
       if (last?.kind === 'error') return { success: true, data: { ...status, status: last.code === 'cancelled' ? 'stopped' : 'error', error: { code: last.code, message: last.message } } };

@@ -1,6 +1,7 @@
 /**
  * A reply as server-sent events (POST /interact with Accept: text/event-stream, and its resume at
- * GET /interact/replies/{id}/stream): `chat:delta` frames, then one `chat:done` or `chat:error`,
+ * GET /interact/replies/{id}/stream): `chat:delta` frames (and a `chat:restart` when another
+ * server took the reply over: the text before it is discarded), then one `chat:done` or `chat:error`,
  * each with an `id:` line holding its frame number, which a client sends back as Last-Event-ID to
  * resume after it.
  */
@@ -26,6 +27,9 @@ export function sendFrame(res: Response, requestId: string, frame: ReplyFrame): 
   switch (frame.kind) {
     case 'delta':
       sendEvent(res, 'chat:delta', { requestId, text: frame.text, seq: frame.seq }, frame.seq);
+      return false;
+    case 'restart':
+      sendEvent(res, 'chat:restart', { requestId, seq: frame.seq }, frame.seq);
       return false;
     case 'done':
       sendEvent(res, 'chat:done', { requestId, data: frame.data, seq: frame.seq }, frame.seq);

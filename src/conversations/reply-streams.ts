@@ -9,6 +9,10 @@
  * - With REDIS_URL every frame is also appended to a Redis Stream (redis-reply-streams.ts), where
  *   a resumer on another server reads the backlog and then blocks for the rest; a cancel reaches
  *   the server running the reply over pub/sub.
+ * - A reply whose server stopped (kill -9: its heartbeat expires within a few seconds) is taken
+ *   over by another server (ChatService asks it again from the turn stored with the stream's start
+ *   entry): its stream gets a `restart` frame, then the reply written again, under the same reply
+ *   id. At most twice, then it ends with `reply_interrupted`.
  * - Frames carry their seq: a follower delivers each seq once, so a frame can be neither lost
  *   (the backlog is read after the follower is registered) nor repeated.
  * - A reply is owned by the visitor who asked (the SHA-256 key of their cookie): nobody else can
@@ -24,6 +28,11 @@ export const REPLY_STREAM_TTL_MS = 60_000;
 
 export type ReplyFrame =
   | { seq: number; kind: 'delta'; text: string }
+  /**
+   * The server writing the reply stopped and another one took it over (attempt 1, 2): the text
+   * before this frame is discarded, the reply is written again from the start by the frames after it.
+   */
+  | { seq: number; kind: 'restart'; attempt: number }
   | { seq: number; kind: 'done'; data: ReplyData }
   | { seq: number; kind: 'error'; code: string; message: string };
 
@@ -31,7 +40,38 @@ export type FinalFrame = Extract<ReplyFrame, { kind: 'done' | 'error' }>;
 type FinalFrameInput = FinalFrame extends infer F ? (F extends FinalFrame ? Omit<F, 'seq'> : never) : never;
 
 export function isFinal(frame: ReplyFrame): frame is FinalFrame {
-  return frame.kind !== 'delta';
+  return frame.kind === 'done' || frame.kind === 'error';
+}
+
+/** The reply's text in `frames`: the deltas after the last restart. */
+export function textOf(frames: readonly ReplyFrame[]): string {
+  let text = '';
+  for (const frame of frames) {
+    if (frame.kind === 'restart') text = '';
+    else if (frame.kind === 'delta') text += frame.text;
+  }
+  return text;
+}
+
+/**
+ * A reply whose server stopped (its heartbeat expired) that this server claimed: it is asked again
+ * from `spec` (what ChatService stored at its start) and continues its stream after `lastSeq`.
+ */
+export interface TakeoverJob {
+  replyId: string;
+  visitorKey: string;
+  spec: string;
+  lastSeq: number;
+  /** 1 for the first takeover, 2 for the second. */
+  attempt: number;
+}
+
+/** Who regenerates replies taken over from a stopped server (ChatService). */
+export interface TakeoverHandler {
+  /** False while this server drains: it claims nothing. */
+  accepting(): boolean;
+  /** Starts the reply again; false when it cannot (it then ends with reply_interrupted). */
+  take(job: TakeoverJob): boolean;
 }
 
 export interface ReplyOwner {
@@ -87,6 +127,7 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: RedisReplyStreams | undefined;
   private readonly visitorGone = new Set<(visitorKey: string) => void>();
   private readonly scopeClosed = new Set<(visitorKey: string, vertical: string, scope: string, at: number) => void>();
+  private takeover: TakeoverHandler | undefined;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     if (config.redisUrl) {
@@ -94,6 +135,10 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
         runningTtlMs: config.chatTimeoutMs + REPLY_STREAM_TTL_MS + 60_000,
         endedTtlMs: REPLY_STREAM_TTL_MS,
         onControl: (message) => this.onControl(message),
+        takeover: {
+          accepting: () => this.takeover?.accepting() ?? false,
+          take: (job) => this.takeover?.take(job) ?? false,
+        },
       });
     }
   }
@@ -117,11 +162,35 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
     await this.redis?.close();
   }
 
-  /** Registers a new reply of this server; `cancel` stops it (an explicit stop, never a lost connection). */
-  begin(replyId: string, owner: ReplyOwner, cancel: () => void): ReplyProducer {
+  /**
+   * Registers a new reply of this server; `cancel` stops it (an explicit stop, never a lost
+   * connection). `spec` (with REDIS_URL): what another server needs to ask it again if this one stops.
+   */
+  begin(replyId: string, owner: ReplyOwner, cancel: () => void, spec?: string): ReplyProducer {
+    this.redis?.begin(replyId, owner, spec);
+    return this.register(replyId, owner, 0, cancel);
+  }
+
+  /**
+   * Continues the stream of a reply taken over from a stopped server: a `restart` frame after
+   * `lastSeq`, then the reply written again.
+   */
+  resume(job: TakeoverJob, cancel: () => void): ReplyProducer {
+    this.redis?.adopt(job.replyId);
+    const producer = this.register(job.replyId, { visitorKey: job.visitorKey }, job.lastSeq, cancel);
+    producer.restart(job.attempt);
+    return producer;
+  }
+
+  /** Who regenerates the replies this server takes over (ChatService). */
+  onTakeover(handler: TakeoverHandler): void {
+    this.takeover = handler;
+  }
+
+  private register(replyId: string, owner: ReplyOwner, base: number, cancel: () => void): ReplyProducer & { restart(attempt: number): void } {
     const reply: LocalReply = { id: replyId, owner, frames: [], ended: false, listeners: new Set(), cancel };
     this.local.set(replyId, reply);
-    this.redis?.begin(replyId, owner);
+    const nextSeq = () => base + reply.frames.length + 1;
     const publish = (frame: ReplyFrame) => {
       reply.frames.push(frame);
       this.redis?.append(replyId, frame);
@@ -138,16 +207,17 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
       get ended() {
         return reply.ended;
       },
+      restart: (attempt) => publish({ seq: nextSeq(), kind: 'restart', attempt }),
       delta: (text) => {
-        if (reply.ended) return reply.frames.length;
-        const seq = reply.frames.length + 1;
+        if (reply.ended) return nextSeq() - 1;
+        const seq = nextSeq();
         publish({ seq, kind: 'delta', text });
         return seq;
       },
       end: (input) => {
         const last = reply.frames[reply.frames.length - 1];
         if (reply.ended && last && isFinal(last)) return last;
-        const frame = { ...input, seq: reply.frames.length + 1 } as FinalFrame;
+        const frame = { ...input, seq: nextSeq() } as FinalFrame;
         reply.ended = true;
         publish(frame);
         reply.listeners.clear();

@@ -32,6 +32,17 @@ describe('applyStreamEvent', () => {
     expect(twice[0]).toBe(pending[0]);
   });
 
+  it('a restart (another server took the reply over) discards the partial text: the reply is then shown once', () => {
+    let messages = applyStreamEvent(pending, { kind: 'delta', requestId: 'r1', text: 'Your order ' });
+    messages = applyStreamEvent(messages, { kind: 'restart', requestId: 'r1' });
+    expect(messages[1]).toMatchObject({ content: '', streaming: true });
+    messages = applyStreamEvent(messages, { kind: 'delta', requestId: 'r1', text: 'Your order ' });
+    messages = applyStreamEvent(messages, { kind: 'delta', requestId: 'r1', text: 'ships today.' });
+    expect(messages[1].content).toBe('Your order ships today.');
+    messages = applyStreamEvent(messages, { kind: 'done', requestId: 'r1', data: replyData({ response: 'Your order ships today.' }) });
+    expect(messages[1]).toMatchObject({ content: 'Your order ships today.', streaming: false });
+  });
+
   it('settles the reply with the final text and keeps executionTime as metadata.processingTime', () => {
     const done = applyStreamEvent(pending, { kind: 'done', requestId: 'r1', data: replyData() });
     expect(done[1]).toMatchObject({ content: 'Final text', streaming: false });

@@ -54,6 +54,8 @@ export interface ChatMessage {
 
 export type StreamEvent =
   | { kind: 'delta'; requestId: string; text: string }
+  /** Another server took the reply over: what arrived so far is discarded, the reply is written again. */
+  | { kind: 'restart'; requestId: string }
   | { kind: 'done'; requestId: string; data: ReplyData }
   | { kind: 'error'; requestId: string; message?: string; code?: string }
   | { kind: 'stop'; requestId: string };
@@ -95,6 +97,8 @@ export function applyStreamEvent(messages: ChatMessage[], event: StreamEvent): C
   switch (event.kind) {
     case 'delta':
       return replaceWith({ ...reply, content: reply.content + event.text });
+    case 'restart':
+      return replaceWith({ ...reply, content: '' });
     case 'done':
       return replaceWith({ ...reply, content: event.data.response, metadata: metadataFrom(event.data), streaming: false });
     case 'stop':

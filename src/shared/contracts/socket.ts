@@ -41,6 +41,13 @@ const seq = z.number().int().optional();
 export const ChatDeltaPayloadSchema = z.object({ requestId: z.string(), text: z.string(), seq });
 export type ChatDeltaPayload = z.infer<typeof ChatDeltaPayloadSchema>;
 
+/**
+ * The server writing the reply stopped and another took it over: discard the reply's text so far,
+ * the frames that follow write it again from the start (chat:done then carries the whole text).
+ */
+export const ChatRestartPayloadSchema = z.object({ requestId: z.string(), seq });
+export type ChatRestartPayload = z.infer<typeof ChatRestartPayloadSchema>;
+
 export const ChatDonePayloadSchema = z.object({ requestId: z.string(), data: ReplyDataSchema, seq });
 export type ChatDonePayload = z.infer<typeof ChatDonePayloadSchema>;
 
@@ -76,6 +83,7 @@ export type HealthPush = z.infer<typeof HealthPushSchema>;
 
 export interface ServerToClientEvents {
   'chat:delta': (p: ChatDeltaPayload) => void;
+  'chat:restart': (p: ChatRestartPayload) => void;
   'chat:done': (p: ChatDonePayload) => void;
   'chat:error': (p: ChatErrorPayload) => void;
   health: (p: HealthPush) => void;
@@ -126,6 +134,11 @@ export const SOCKET_EVENTS = {
     },
     serverToClient: {
       'chat:delta': { payload: ChatDeltaPayloadSchema, about: 'The next piece of the reply text (coalesced: the first at once, then at most one frame per ~30 ms); `seq` numbers the frames of a reply from 1.' },
+      'chat:restart': {
+        payload: ChatRestartPayloadSchema,
+        about:
+          'The server writing the reply stopped (with REDIS_URL, within a few seconds another server takes it over, at most twice): discard the text received so far; the next chat:delta frames write the reply again from the start.',
+      },
       'chat:done': { payload: ChatDonePayloadSchema, about: 'The reply is complete; `data` is the /interact reply data.' },
       'chat:error': { payload: ChatErrorPayloadSchema, about: 'The reply failed or was cancelled; `code` is an error code, `message` is for people.' },
       health: { payload: HealthPushSchema, about: 'Service health, on connect and every HEALTH_INTERVAL_MS (30 s).' },
@@ -158,6 +171,7 @@ export const ChatStreamEventSchema = z
   .discriminatedUnion('event', [
     z.object({ event: z.literal('chat:start'), data: ChatStartPayloadSchema }),
     z.object({ event: z.literal('chat:delta'), data: ChatDeltaPayloadSchema }),
+    z.object({ event: z.literal('chat:restart'), data: ChatRestartPayloadSchema }),
     z.object({ event: z.literal('chat:done'), data: ChatDonePayloadSchema }),
     z.object({ event: z.literal('chat:error'), data: ChatErrorPayloadSchema }),
   ])

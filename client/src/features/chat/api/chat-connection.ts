@@ -80,7 +80,8 @@ export function createDefaultSocket(): ChatSocket {
  * Replies survive the connection: a reply whose connection drops keeps streaming on the server,
  * and is picked up again after the last frame the page has, on the reconnected socket (any
  * server), or over GET /interact/replies/{id}/stream without one. A reply that ended meanwhile is
- * read back (GET /interact/replies/{id}). After a reload, `resume` does the same for a reply the
+ * read back (GET /interact/replies/{id}). A reply whose server stopped is taken over by another
+ * (with Redis): a `chat:restart` frame says to discard the text so far. After a reload, `resume` does the same for a reply the
  * conversation shows as still streaming.
  */
 export class ChatConnection {
@@ -160,6 +161,10 @@ export class ChatConnection {
     socket.on('chat:delta', (p) => {
       const reply = this.replies.get(p.requestId);
       if (reply?.via === 'socket' && this.accept(reply, p.seq)) reply.handlers.onDelta(p.text, p.seq);
+    });
+    socket.on('chat:restart', (p) => {
+      const reply = this.replies.get(p.requestId);
+      if (reply?.via === 'socket' && this.accept(reply, p.seq)) reply.handlers.onRestart?.();
     });
     socket.on('chat:done', (p) => {
       const reply = this.replies.get(p.requestId);
@@ -291,6 +296,7 @@ export class ChatConnection {
       },
       accept: (seq) => mine() && this.accept(reply, seq),
       onDelta: (text, seq) => reply.handlers.onDelta(text, seq),
+      onRestart: () => reply.handlers.onRestart?.(),
       onDone: (data) => this.settle(reply, (h) => h.onDone(data)),
       onError: (message, code, retryAfter) => this.settle(reply, (h) => h.onError(message, code, retryAfter)),
       onCut: () => {

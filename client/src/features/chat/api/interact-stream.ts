@@ -1,5 +1,5 @@
 import type { ReplyData } from '@shared/contracts/chat';
-import type { ChatDeltaPayload, ChatDonePayload, ChatErrorPayload, ChatSendPayload, ChatStartPayload } from '@shared/contracts/socket';
+import type { ChatDeltaPayload, ChatDonePayload, ChatErrorPayload, ChatRestartPayload, ChatSendPayload, ChatStartPayload } from '@shared/contracts/socket';
 import { CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
 import { SseParser } from './sse';
 
@@ -7,6 +7,8 @@ import { SseParser } from './sse';
 export interface ReplyHandlers {
   /** `seq`: the frame's number (frames the client already has are dropped before they get here). */
   onDelta(text: string, seq?: number): void;
+  /** The server writing the reply stopped and another took it over: discard the text so far (the next deltas write it again). */
+  onRestart?(): void;
   onDone(data: ReplyData): void;
   /** `retryAfter`: rate_limited / quota_exhausted, seconds until the message may be sent again. */
   onError(message: string, code?: string, retryAfter?: number): void;
@@ -131,6 +133,9 @@ async function readReplyStream(response: Response, sink: StreamSink, signal: Abo
     } else if (event === 'chat:delta') {
       const p = parsed as ChatDeltaPayload;
       if (accept(p.seq)) sink.onDelta(p.text ?? '', p.seq);
+    } else if (event === 'chat:restart') {
+      const p = parsed as ChatRestartPayload;
+      if (accept(p.seq)) sink.onRestart?.();
     } else if (event === 'chat:done') {
       const p = parsed as ChatDonePayload;
       if (accept(p.seq)) settle(() => sink.onDone(p.data));

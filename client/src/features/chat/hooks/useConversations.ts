@@ -116,6 +116,7 @@ export function useConversations(options: ConversationsOptions) {
       flights.current.set(requestId, flight);
       const reply = start({
         onDelta: (text) => dispatch({ kind: 'delta', requestId, text }),
+        onRestart: () => dispatch({ kind: 'restart', requestId }),
         onDone: (data) => settle({ kind: 'done', requestId, data }),
         onError: (message, code, retryAfter) => {
           const onLimited = optionsRef.current.onLimited;
