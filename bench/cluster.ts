@@ -20,9 +20,12 @@
  * Then, with 3 servers and the load still running, one app gets SIGKILL. Its clients' sockets
  * drop; they reconnect through nginx to the others (time from disconnect to connect) and resume
  * the reply they were reading (chat:resume after their last seq): replies that ended before the
- * kill are read back from the Redis stream; replies the dead server was still writing end with
- * `reply_interrupted` once its heartbeat is gone. Such a reply is then asked again (as the chat
- * page's visitor would), and that answer is counted too.
+ * kill are read back from the Redis stream; replies the dead server was still writing are taken
+ * over by another server once its heartbeat is gone (a few seconds): `chat:restart`, then the
+ * reply written again, which the client shows instead of the partial text (checked: the deltas
+ * after the restart are the reply chat:done carries). The report counts replies taken over,
+ * completed and lost (goal 0 lost). A reply that still ends `reply_interrupted` (taken over too
+ * often) is asked again (as the chat page's visitor would), and that answer is counted too.
  *
  * Chat rate limits: every client comes from 127.0.0.1, so the per-IP limits (messages and
  * sockets per IP) would refuse them. The benchmark signs in as the admin it gives the cluster
@@ -200,6 +203,10 @@ interface Reply {
   seqs: number[];
   texts: string[];
   finalSeq?: number;
+  /** chat:restart frames (another server took the reply over): the text after the last one is the reply. */
+  restarts: number;
+  /** Index in `texts` where the text after the last restart begins. */
+  textFrom: number;
   done?: ReplyData;
   error?: { code: string; message: string };
   /** The socket dropped while this reply was open (it was resumed, or asked again). */
@@ -244,6 +251,13 @@ class BenchClient {
       if (r.ttftMs === undefined && p.text.length > 0) r.ttftMs = performance.now() - r.askedAt;
       if (typeof p.seq === 'number') r.seqs.push(p.seq);
       r.texts.push(p.text);
+    });
+    this.socket.on('chat:restart', (p) => {
+      const r = this.current;
+      if (!r || p.requestId !== r.requestId) return;
+      if (typeof p.seq === 'number') r.seqs.push(p.seq);
+      r.restarts += 1;
+      r.textFrom = r.texts.length;
     });
     this.socket.on('chat:done', (p) => {
       const r = this.current;
@@ -327,7 +341,7 @@ class BenchClient {
     let reask = false;
     while (this.running || reask) {
       const [vertical, query] = QUESTIONS[(this.n + this.seq) % QUESTIONS.length];
-      const r: Reply = { requestId: `b${this.n}-${this.seq++}`, askedAt: performance.now(), seqs: [], texts: [], dropped: false, resumed: false, reasked: reask };
+      const r: Reply = { requestId: `b${this.n}-${this.seq++}`, askedAt: performance.now(), seqs: [], texts: [], restarts: 0, textFrom: 0, dropped: false, resumed: false, reasked: reask };
       this.current = r;
       const ended = new Promise<void>((resolve) => (this.wake = resolve));
       const timer = setTimeout(() => this.end({ code: 'timeout', message: `no final frame within ${REPLY_TIMEOUT_MS} ms` }), REPLY_TIMEOUT_MS);
@@ -356,7 +370,8 @@ function checkFrames(r: Reply): { lost: number; duplicated: number; textMismatch
   // An interrupted reply's error frame is made by the follower: its seq follows the last frame
   // the follower saw, so the same rule holds.
   for (let s = 1; s < r.finalSeq; s += 1) if (!seen.has(s)) lost += 1;
-  const textMismatch = r.done !== undefined && r.texts.join('') !== r.done.response;
+  // After a takeover the text is what came after the restart frame (the partial text is discarded).
+  const textMismatch = r.done !== undefined && r.texts.slice(r.textFrom).join('') !== r.done.response;
   return { lost, duplicated, textMismatch };
 }
 
@@ -392,6 +407,10 @@ interface KillReport {
   reconnectMax: number;
   inFlightAtKill: number;
   resumedCompleted: number;
+  takenOver: number;
+  takenOverCompleted: number;
+  takenOverTextMismatch: number;
+  takeoverDoneAfterMs: number[];
   interrupted: number;
   interruptedAfterMs: number[];
   reaskedCompleted: number;
@@ -465,7 +484,7 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
       log(`${servers} servers: SIGKILL to ${victim.name} (pid ${victim.pid}) under load`);
       process.kill(victim.pid, 'SIGKILL');
       await sleep(AFTER_KILL_MS);
-      log(`${servers} servers: winding the load down (open replies end: done, or reply_interrupted once the dead server's heartbeat expires)`);
+      log(`${servers} servers: winding the load down (the dead server's open replies are taken over once its heartbeat expires)`);
       await Promise.race([Promise.all(clients.map((c) => c.stop())), sleep(REPLY_TIMEOUT_MS + 15_000)]);
       const after = totals.replies.slice(repliesBefore);
       const dropped = after.filter((r) => r.dropped && !r.reasked);
@@ -479,18 +498,23 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
         reconnectP50: percentile(totals.reconnectMs, 50),
         reconnectMax: totals.reconnectMs.length ? Math.max(...totals.reconnectMs) : NaN,
         inFlightAtKill: dropped.length,
-        resumedCompleted: dropped.filter((r) => r.done).length,
+        resumedCompleted: dropped.filter((r) => r.done && r.restarts === 0).length,
+        takenOver: dropped.filter((r) => r.restarts > 0).length,
+        takenOverCompleted: dropped.filter((r) => r.restarts > 0 && r.done).length,
+        takenOverTextMismatch: dropped.filter((r) => r.restarts > 0 && checkFrames(r).textMismatch).length,
+        takeoverDoneAfterMs: dropped.filter((r) => r.restarts > 0 && r.done).map((r) => r.endedAt! - killedAt),
         interrupted: dropped.filter((r) => r.error?.code === 'reply_interrupted').length,
         interruptedAfterMs: dropped.filter((r) => r.error?.code === 'reply_interrupted').map((r) => r.endedAt! - killedAt),
         reaskedCompleted: reasked.filter((r) => r.done).length,
         reaskedTotal: reasked.length,
-        lost: dropped.filter((r) => !r.done && r.error?.code !== 'reply_interrupted').length,
+        // Lost: no complete reply for the visitor (interrupted, no final frame, or resume refused).
+        lost: dropped.filter((r) => !r.done).length,
         otherFailures: failures,
         framesLost: checks.reduce((s, c) => s + c.lost, 0),
         framesDuplicated: checks.reduce((s, c) => s + c.duplicated, 0),
         completedDuringAndAfter: after.filter((r) => r.done).length,
       };
-      for (const r of dropped.filter((x) => !x.done && x.error?.code !== 'reply_interrupted').slice(0, 5)) log(`  lost: ${r.requestId} ${r.replyId ?? '(no ack)'} ${r.error?.code}`);
+      for (const r of dropped.filter((x) => !x.done).slice(0, 5)) log(`  lost: ${r.requestId} ${r.replyId ?? '(no ack)'} ${r.error?.code}`);
     } else {
       await Promise.race([Promise.all(clients.map((c) => c.stop())), sleep(REPLY_TIMEOUT_MS + 5000)]);
     }
@@ -577,10 +601,13 @@ function report(rows: Row[], kill: KillReport | undefined): void {
     out.push('');
     out.push(`One server killed mid-load (SIGKILL to ${kill.killed} of 3, the load going on ${AFTER_KILL_MS / 1000} s more):`);
     out.push(`  sockets dropped: ${kill.socketsDropped} (of ${CLIENTS}); reconnected through nginx after p50 ${fmt(kill.reconnectP50)} ms, max ${fmt(kill.reconnectMax)} ms`);
-    out.push(`  replies open on the dropped sockets: ${kill.inFlightAtKill}; resumed on another server and completed: ${kill.resumedCompleted}; ` +
-      `ended reply_interrupted (the killed server was writing them): ${kill.interrupted}` +
-      (kill.interruptedAfterMs.length ? `, ${fmt(Math.min(...kill.interruptedAfterMs) / 1000, 1)}-${fmt(Math.max(...kill.interruptedAfterMs) / 1000, 1)} s after the kill` : '') +
-      `; lost (no final frame, or resume refused): ${kill.lost}`);
+    out.push(`  replies open on the dropped sockets: ${kill.inFlightAtKill}; resumed on another server and completed as written: ${kill.resumedCompleted}`);
+    out.push(`  taken over (chat:restart, asked again by another server): ${kill.takenOver}; completed: ${kill.takenOverCompleted}` +
+      (kill.takeoverDoneAfterMs.length ? ` (chat:done ${fmt(percentile(kill.takeoverDoneAfterMs, 50) / 1000, 1)} s p50, ${fmt(Math.max(...kill.takeoverDoneAfterMs) / 1000, 1)} s max after the kill)` : '') +
+      `; text after the restart differing from chat:done: ${kill.takenOverTextMismatch}`);
+    out.push(`  ended reply_interrupted: ${kill.interrupted}` +
+      (kill.interruptedAfterMs.length ? ` (${fmt(Math.min(...kill.interruptedAfterMs) / 1000, 1)}-${fmt(Math.max(...kill.interruptedAfterMs) / 1000, 1)} s after the kill)` : '') +
+      `; lost (no complete reply: interrupted, no final frame, or resume refused; goal 0): ${kill.lost}`);
     out.push(`  asked again after the interruption: ${kill.reaskedTotal}, answered: ${kill.reaskedCompleted}`);
     out.push(`  replies completed from the kill to the end: ${kill.completedDuringAndAfter}; frames lost / duplicated in them: ${kill.framesLost} / ${kill.framesDuplicated}; other failures: ${Object.keys(kill.otherFailures).length ? JSON.stringify(kill.otherFailures) : 'none'}`);
   }

@@ -289,7 +289,11 @@ export class ConversationsService implements OnApplicationShutdown {
     const stored = rows
       .filter((r) => r.role !== null && !own.has(r.id ?? ''))
       .reverse()
-      .map((r) => ({ id: r.id ?? '', role: r.role!, content: r.content ?? '', status: r.status ?? '' }));
+      .map((r) => {
+        // A reply of this server that ended but whose end is still queued: its outcome, not the stored 'streaming'.
+        const ended = r.status === 'streaming' ? this.turns.get(r.id ?? '')?.outcome : undefined;
+        return { id: r.id ?? '', role: r.role!, content: ended?.text ?? r.content ?? '', status: ended?.status ?? r.status ?? '' };
+      });
     // Turns of this conversation that ended here but whose writes are still queued.
     const storedIds = new Set(stored.map((r) => r.id));
     const pending = [...this.turns.values()].filter(

@@ -226,9 +226,10 @@ describe('kill -9 of the server writing replies: another takes them over', () =>
     });
 
     await eventually(() => socketDone ?? socketError, 30_000, 'the socket reply to end on B');
+    const after = (at: number) => (at ? `${((at - killedAt) / 1000).toFixed(1)} s` : 'never');
     console.log(
-      `takeover after kill -9: socket reply complete ${((socketEndedAt - killedAt) / 1000).toFixed(1)} s after the kill, ` +
-        `SSE reply ${((sseEndedAt - killedAt) / 1000).toFixed(1)} s (the reply itself streams ~${(TOKENS * 40) / 1000} s); ` +
+      `takeover after kill -9: socket reply complete ${after(socketEndedAt)} after the kill, ` +
+        `SSE reply ${after(sseEndedAt)} (the reply itself streams ~${(TOKENS * 40) / 1000} s); ` +
         `the socket had ${socketPartial.split(' ').length}/${TOKENS} words from A`,
     );
     expect(socketError).toBeUndefined();
