@@ -48,6 +48,11 @@ const SWEEP_EVERY_MS = 2000;
 const SWEEP_GRACE_MS = 2000;
 /** A claim not followed by its restart frame (the claimer stopped too) can be made again after this. */
 const CLAIM_TTL_MS = 15_000;
+/**
+ * After this server (re)gains Redis it takes nothing over for this long: during an outage no
+ * server could beat, and the others need a moment to reconnect and beat again.
+ */
+const RECONNECT_QUIET_MS = 5000;
 /** Takeovers per reply; the next claimer ends it with reply_interrupted. */
 export const MAX_TAKEOVERS = 2;
 const START_WAIT_MS = 3000;
@@ -63,6 +68,10 @@ export type ControlMessage =
 
 interface Options {
   runningTtlMs: number;
+  /** The longest a reply can run (CHAT_TIMEOUT_MS): an older one was not running when its server stopped. */
+  maxReplyMs?: number;
+  /** RECONNECT_QUIET_MS unless set (tests). */
+  quietMs?: number;
   endedTtlMs: number;
   onControl(message: ControlMessage): void;
   takeover?: TakeoverHandler;
@@ -144,6 +153,8 @@ export class RedisReplyStreams {
   private readonly deadSince = new Map<string, number>();
   /** Replies a takeover attempt of this server is looking at now. */
   private readonly taking = new Set<string>();
+  /** No takeovers before this (just after this server (re)gained Redis). */
+  private quietUntil = 0;
   /** Replies taken over by this server, and outcomes of attempts (tests and the bench read them). */
   readonly takeovers = { taken: 0, interrupted: 0 };
   private lastWarning = 0;
@@ -162,6 +173,11 @@ export class RedisReplyStreams {
     // Connection errors go to the process's one outage log (a line when Redis goes and comes back).
     this.outage = RedisOutageLog.for(url);
     for (const client of [this.cmd, this.blocker, this.sub]) this.outage.watch(client, 'reply streams');
+    this.cmd.on('ready', () => {
+      this.quietUntil = Date.now() + (this.options.quietMs ?? RECONNECT_QUIET_MS);
+      this.deadSince.clear();
+      this.beat();
+    });
     this.blocker.on('ready', () => {
       this.blocker.client('ID').then(
         (id) => (this.blockerId = Number(id)),
@@ -230,7 +246,7 @@ export class RedisReplyStreams {
     this.send(replyId, () =>
       this.cmd
         .multi()
-        .xadd(key, '0-1', 'k', 'start', 'o', owner.visitorKey, 's', this.serverId, ...(spec === undefined ? [] : ['q', spec]))
+        .xadd(key, '0-1', 'k', 'start', 'o', owner.visitorKey, 's', this.serverId, 't', String(Date.now()), ...(spec === undefined ? [] : ['q', spec]))
         .pexpire(key, this.options.runningTtlMs)
         .sadd(running, replyId)
         .pexpire(running, this.options.runningTtlMs)
@@ -256,6 +272,8 @@ export class RedisReplyStreams {
           .srem(this.runningKey(this.serverId), replyId)
           .exec(),
       );
+      // A reply whose mirror broke ended too: off this server's running list (nothing to take over).
+      if (this.broken.has(replyId)) this.cmd.srem(this.runningKey(this.serverId), replyId).catch(() => undefined);
       // Nothing more is written for this reply.
       setTimeout(() => this.broken.delete(replyId), this.options.endedTtlMs).unref();
     } else {
@@ -491,13 +509,16 @@ export class RedisReplyStreams {
   async takeOver(replyId: string): Promise<TakeoverOutcome> {
     const handler = this.options.takeover;
     if (this.closed || !handler || this.taking.has(replyId)) return 'busy';
-    if (!handler.accepting()) return 'busy';
+    if (!handler.accepting() || Date.now() < this.quietUntil) return 'busy';
     this.taking.add(replyId);
     try {
       const key = this.key(replyId);
       const entries = (await this.cmd.xrange(key, '-', '+')) as Entry[];
       const start = entries[0] && fieldMap(entries[0][1]);
       if (!start || start.get('k') !== 'start') return 'gone';
+      // Older than any reply can run: it was not running when its server stopped (its end was never mirrored).
+      const startedAt = Number(start.get('t') ?? Date.now());
+      if (this.options.maxReplyMs !== undefined && Date.now() - startedAt > this.options.maxReplyMs + HEARTBEAT_TTL_MS) return 'gone';
       let producer = start.get('s') ?? '';
       let attempt = 0;
       let lastSeq = 0;
@@ -544,7 +565,7 @@ export class RedisReplyStreams {
    * server wins its claim); a gone server with nothing left running is struck off the list.
    */
   private async sweep(): Promise<void> {
-    if (this.closed || this.sweeping || !this.options.takeover?.accepting()) return;
+    if (this.closed || this.sweeping || !this.options.takeover?.accepting() || Date.now() < this.quietUntil) return;
     this.sweeping = true;
     try {
       const others = (await this.cmd.smembers(this.serversKey)).filter((id) => id !== this.serverId);

@@ -133,6 +133,7 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
     if (config.redisUrl) {
       this.redis = new RedisReplyStreams(config.redisUrl, config.redisPrefix, {
         runningTtlMs: config.chatTimeoutMs + REPLY_STREAM_TTL_MS + 60_000,
+        maxReplyMs: config.chatTimeoutMs,
         endedTtlMs: REPLY_STREAM_TTL_MS,
         onControl: (message) => this.onControl(message),
         takeover: {
