@@ -102,6 +102,9 @@ if (role === 'app') {
   const { FrameCoalescer } = require('../src/chat/frame-coalescer') as typeof import('../src/chat/frame-coalescer');
   const { KnowledgeService } = require('../src/knowledge/knowledge.service') as typeof import('../src/knowledge/knowledge.service');
   const { ConversationsService } = require('../src/conversations/conversations.service') as typeof import('../src/conversations/conversations.service');
+  const { ChatGateway } = require('../src/chat/chat.gateway') as typeof import('../src/chat/chat.gateway');
+  const { ChatService } = require('../src/chat/chat.service') as typeof import('../src/chat/chat.service');
+  const { ReplyStreamService } = require('../src/conversations/reply-streams') as typeof import('../src/conversations/reply-streams');
   const { startTestApp } = require('../test/support/test-app') as typeof import('../test/support/test-app');
 
   const state = {
@@ -177,6 +180,72 @@ if (role === 'app') {
     }
   };
 
+  // Where a reply's time to first frame goes inside the app, per stream (ms): chat:send received ->
+  // its ack (validation, limits), -> the pipeline starts, -> the conversation, agent and knowledge
+  // are read (the reply step starts), -> the first frame is written to the reply's stream.
+  type Trace = { received: number; acked?: number; executing?: number; replying?: number; firstFrame?: number };
+  const traces = new Map<string, Trace>();
+  const byReply = new Map<string, Trace>();
+  const phases = { ack: [] as number[], toPipeline: [] as number[], reads: [] as number[], toFirstFrame: [] as number[], total: [] as number[] };
+  const gateway = ChatGateway.prototype as unknown as { onSend(socket: unknown, payload: { requestId?: string }): Promise<unknown> };
+  const originalOnSend = gateway.onSend;
+  const tracedOnSend = async function (this: unknown, socket: unknown, payload: { requestId?: string }) {
+    const trace: Trace = { received: performance.now() };
+    if (typeof payload?.requestId === 'string') traces.set(payload.requestId, trace);
+    try {
+      return await originalOnSend.call(this, socket, payload);
+    } finally {
+      trace.acked = performance.now();
+    }
+  };
+  // Nest finds the handler by the metadata on the method (@SubscribeMessage): the wrapper carries it too.
+  const reflect = Reflect as unknown as { getMetadataKeys(t: object): unknown[]; getMetadata(k: unknown, t: object): unknown; defineMetadata(k: unknown, v: unknown, t: object): void };
+  for (const key of reflect.getMetadataKeys(originalOnSend)) reflect.defineMetadata(key, reflect.getMetadata(key, originalOnSend), tracedOnSend);
+  gateway.onSend = tracedOnSend;
+  type Exec = (request: unknown, options: { requestId: string }, producer: { replyId: string }, ...rest: unknown[]) => Promise<unknown>;
+  const chatProto = ChatService.prototype as unknown as { execute: Exec; reply: Exec };
+  const originalExecute = chatProto.execute;
+  chatProto.execute = function (this: unknown, request, options, producer, ...rest) {
+    const trace = traces.get(options.requestId);
+    traces.delete(options.requestId);
+    if (trace) {
+      trace.executing = performance.now();
+      byReply.set(producer.replyId, trace);
+    }
+    return originalExecute.call(this, request, options, producer, ...rest);
+  };
+  const originalReply = chatProto.reply;
+  chatProto.reply = function (this: unknown, request, options, producer, ...rest) {
+    const trace = byReply.get(producer.replyId);
+    if (trace && trace.replying === undefined) trace.replying = performance.now();
+    return originalReply.call(this, request, options, producer, ...rest);
+  };
+  type Producer = { replyId: string; delta(text: string): number };
+  const streamsProto = ReplyStreamService.prototype as unknown as { begin(...args: unknown[]): Producer };
+  const originalBegin = streamsProto.begin;
+  streamsProto.begin = function (this: unknown, ...args: unknown[]) {
+    const producer = originalBegin.apply(this, args);
+    const delta = producer.delta.bind(producer);
+    let first = true;
+    producer.delta = (text: string) => {
+      if (first) {
+        first = false;
+        const t = byReply.get(producer.replyId);
+        byReply.delete(producer.replyId);
+        if (t && t.executing !== undefined && t.replying !== undefined) {
+          t.firstFrame = performance.now();
+          phases.ack.push((t.acked ?? t.firstFrame) - t.received);
+          phases.toPipeline.push(t.executing - t.received);
+          phases.reads.push(t.replying - t.executing);
+          phases.toFirstFrame.push(t.firstFrame - t.replying);
+          phases.total.push(t.firstFrame - t.received);
+        }
+      }
+      return delta(text);
+    };
+    return producer;
+  };
+
   // Event-loop delay of the app process (10 ms resolution), reset with every `samples` call.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
@@ -217,7 +286,11 @@ if (role === 'app') {
       coalescedFrames: state.frames,
       earlyFrames: state.early,
       minFrameGapMs: Number.isFinite(state.minGapMs) ? state.minGapMs : NaN,
+      phases: { ...phases },
     };
+    for (const key of Object.keys(phases) as (keyof typeof phases)[]) phases[key] = [];
+    traces.clear();
+    byReply.clear();
     state.frames = 0;
     state.early = 0;
     state.minGapMs = Infinity;

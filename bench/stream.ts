@@ -463,6 +463,8 @@ interface PhaseResult {
   coalescedFrames: number;
   earlyFrames: number;
   minFrameGapMs: number;
+  /** App phases: where the time to first frame went inside the app, per stream (see stream-server.ts). */
+  phases?: Record<'ack' | 'toPipeline' | 'reads' | 'toFirstFrame' | 'total', number[]>;
 }
 
 interface Bench {
@@ -536,7 +538,7 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
     cpuUs = (await server.cpuUs()) - cpuBefore;
   }
   const mockStats = await b.mock.call<{ requests: number; tokensSent: number }>('stats');
-  type Instrumented = Pick<PhaseResult, 'firstFrameDelays' | 'retrieveMs' | 'uninstrumented' | 'loopDelayP50Ms' | 'loopDelayP99Ms' | 'coalescedFrames' | 'earlyFrames' | 'minFrameGapMs'>;
+  type Instrumented = Pick<PhaseResult, 'firstFrameDelays' | 'retrieveMs' | 'uninstrumented' | 'loopDelayP50Ms' | 'loopDelayP99Ms' | 'coalescedFrames' | 'earlyFrames' | 'minFrameGapMs' | 'phases'>;
   const inst: Instrumented =
     isApp(kind) ?
       await b.app.call<Instrumented>('samples')
@@ -552,6 +554,11 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
         `${cpuUs !== undefined ? `, cpu ${fmt(cpuUs / 1000, 0)} ms` : ''}, frames ${sum(samples.map((s) => s.frames))}` +
         `${Number.isFinite(inst.loopDelayP99Ms) ? `, app event-loop delay p50 ${fmt(inst.loopDelayP50Ms)} p99 ${fmt(inst.loopDelayP99Ms)} ms` : ''}`,
     );
+    if (inst.phases && inst.phases.total.length > 0) {
+      const at = (v: number[]) => `${fmt(quantile(v.slice(skip), 0.5))}/${fmt(quantile(v.slice(skip), 0.99))}`;
+      const ph = inst.phases;
+      log(`    in app p50/p99 ms: ack ${at(ph.ack)}, send->pipeline ${at(ph.toPipeline)}, reads ${at(ph.reads)}, reply->first frame ${at(ph.toFirstFrame)}, send->first frame ${at(ph.total)}`);
+    }
   }
   return {
     kind,

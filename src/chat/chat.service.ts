@@ -287,11 +287,9 @@ export class ChatService implements BeforeApplicationShutdown {
     const chatTimer = setTimeout(() => abort('chat_timeout'), Math.max(0, this.config.chatTimeoutMs - (performance.now() - started)));
     // The agent timeout is an inactivity limit: it restarts with every delta, so a long answer that
     // keeps streaming is not cut, but a provider that stops sending is.
-    let agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
-    const touch = () => {
-      clearTimeout(agentTimer);
-      agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
-    };
+    // refresh() re-arms the same timer (a new one per delta cost a clear and an allocation each).
+    const agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
+    const touch = () => void agentTimer.refresh();
 
     const coalescer = new FrameCoalescer((frame) => {
       producer.delta(frame);

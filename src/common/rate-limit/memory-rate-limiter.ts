@@ -1,5 +1,21 @@
 import { RateLimiter, RateLimitResult, RateLimitRule, spacingMs } from './rate-limiter';
 
+/** Inserts `t` into the ascending list (at the end, unless a controlled clock went back). */
+function insertSorted(times: number[], t: number): void {
+  if (times.length === 0 || times[times.length - 1] <= t) {
+    times.push(t);
+    return;
+  }
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  times.splice(lo, 0, t);
+}
+
 /** Counters of one process: a sorted list of hit times per key, pruned on every hit. */
 export class MemoryRateLimiter implements RateLimiter {
   readonly kind = 'memory' as const;
@@ -10,19 +26,23 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async hit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitResult> {
     if (++this.sinceSweep >= 1000) this.sweep(now);
-    const times = (this.hits.get(key) ?? []).filter((t) => t > now - rule.windowMs);
+    let times = this.hits.get(key);
+    if (!times) this.hits.set(key, (times = []));
+    // Kept sorted: the hits that left the window are at the front (pruned in place: an IP's hour
+    // window can hold thousands of hits, and copying them on every message showed in profiles).
+    const cutoff = now - rule.windowMs;
+    let expired = 0;
+    while (expired < times.length && times[expired] <= cutoff) expired += 1;
+    if (expired > 0) times.splice(0, expired);
     if (times.length >= rule.limit) {
-      this.hits.set(key, times);
       return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, times[0] + rule.windowMs - now) };
     }
     const wait = spacingMs(rule.spacing, times.length);
     const spaced = wait > 0 && times.length > 0 ? times[times.length - 1] + wait : 0;
     if (now < spaced) {
-      this.hits.set(key, times);
       return { allowed: false, remaining: rule.limit - times.length, retryAfterMs: Math.max(1, spaced - now) };
     }
-    times.push(now);
-    this.hits.set(key, times);
+    insertSorted(times, now);
     return { allowed: true, remaining: rule.limit - times.length, retryAfterMs: 0 };
   }
 
