@@ -577,10 +577,19 @@ export class SearchCache {
   private readonly terms = new Map<string, TermPostings>();
   private readonly blocks = new Map<number, ChunkBlock>();
   private bytes = 0;
+  /**
+   * Chunk texts quoted in prompts, by chunk id (ids are never reused and a chunk's text never
+   * changes in place; a deleted chunk changes its vertical's version, which empties this too).
+   */
+  private readonly texts = new Map<number, string>();
+  private textBytes = 0;
   /** The terms held when the cache was last emptied, most recently used first (see takeDropped). */
   private dropped: string[] = [];
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    readonly maxTextBytes = 8 * 1024 * 1024,
+  ) {}
 
   /** Empties the cache unless `stats` carry the versions it was filled under. */
   validate(stats: VerticalStats[]): boolean {
@@ -590,9 +599,40 @@ export class SearchCache {
     if (this.terms.size > 0) this.dropped = [...this.terms.keys()].reverse();
     this.terms.clear();
     this.blocks.clear();
+    this.texts.clear();
     this.bytes = 0;
+    this.textBytes = 0;
     this.signature = signature;
     return false;
+  }
+
+  /** The versions the cache holds data for (pass it back to addText). */
+  version(): string {
+    return this.signature;
+  }
+
+  /** A chunk's text, if held (counts as a use). */
+  text(chunkId: number): string | undefined {
+    const text = this.texts.get(chunkId);
+    if (text !== undefined) {
+      this.texts.delete(chunkId);
+      this.texts.set(chunkId, text);
+    }
+    return text;
+  }
+
+  /** Keeps a chunk's text read while the cache held `version` (ignored if it moved on since). */
+  addText(chunkId: number, text: string, version: string): void {
+    if (version !== this.signature || this.signature === '' || this.texts.has(chunkId)) return;
+    const size = 2 * text.length + 32;
+    if (size > this.maxTextBytes / 4) return;
+    this.texts.set(chunkId, text);
+    this.textBytes += size;
+    for (const [key, value] of this.texts) {
+      if (this.textBytes <= this.maxTextBytes) break;
+      this.texts.delete(key);
+      this.textBytes -= 2 * value.length + 32;
+    }
   }
 
   /** The terms the last emptying dropped, most recently used first (once; then none until the next). */

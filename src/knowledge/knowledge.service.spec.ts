@@ -889,6 +889,35 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
       expect(after).toEqual(await newService().search('lantern wick'));
     });
 
+    it('quotes a warm retrieval from the cache (one statement for search and passages), and another server\'s edit at once', async () => {
+      await seedLanterns();
+      const server = newService();
+      const other = newService();
+      await server.warmSearchCache();
+      const before = await server.retrieve('lantern wick trimmed', { limit: 2 });
+      expect(before.passages.length).toBeGreaterThan(0);
+      expect(before.passages[0].text).toContain('wick trimmed');
+
+      // Every read asks the data source for a query runner (TypeORM's finds and raw reads alike).
+      const spy = jest.spyOn(wdb.dataSource, 'createQueryRunner');
+      let again: typeof before | undefined;
+      try {
+        again = await server.retrieve('lantern wick trimmed', { limit: 2 });
+        expect(spy).toHaveBeenCalledTimes(1);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(again).toEqual(before);
+
+      // Another server rewrites the first source: the next retrieval quotes the new text.
+      const first = before.passages[0];
+      await other.update(first.itemId, { content: 'The lantern wick is trimmed at the shop for free, every Sunday.' });
+      const after = await server.retrieve('lantern wick trimmed', { limit: 2 });
+      const quoted = after.passages.find((p) => p.itemId === first.itemId);
+      expect(quoted?.text).toContain('at the shop for free');
+      expect(after.passages.map((p) => p.text)).not.toContain(first.text);
+    });
+
     it('warms an empty knowledge base without error', async () => {
       const report = await newService().warmSearchCache();
       expect(report).toMatchObject({ terms: 0 });

@@ -766,8 +766,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   /** The text of these chunks, by id (chunks that no longer exist are left out). */
   private async chunkTexts(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.chunks.find({ select: { id: true, text: true }, where: { id: In(ids) } });
-    return new Map(rows.map((row) => [Number(row.id), row.text]));
+    return this.index.chunkTexts(ids);
   }
 
   /**

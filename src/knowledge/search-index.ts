@@ -77,6 +77,8 @@ export interface KnowledgeSearchIndex {
   warm(): Promise<WarmReport>;
   /** Warms soon, in the background, once writes pause (called after every write). */
   scheduleWarm(): void;
+  /** The texts of these chunks (cached with the search cache's versions; a deleted chunk has none). */
+  chunkTexts(ids: number[]): Promise<Map<number, string>>;
   /** No background warm-up until the returned function is called (a write in many slices). */
   holdWarming(): () => void;
   /** Stops background warming and waits for a warm-up under way (before the database closes). */
