@@ -3,6 +3,8 @@
  * mock OpenAI server (so the prompt the model got can be read back), visitors as cookies.
  */
 import request from 'supertest';
+import { randomUUID } from 'node:crypto';
+import { ConversationsService, type Turn } from '../src/conversations/conversations.service';
 import { portableSql } from '../src/database/sql';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import type { VisitorConversation } from '../src/shared/contracts/conversations';
@@ -204,6 +206,80 @@ describe('kept conversations', () => {
     const rows = await t.dataSource.query(portableSql(t.dataSource, 'SELECT id FROM conversations WHERE id = $1'), [conversationId]);
     expect(rows).toEqual([]);
     await request(t.url).get(`/interact/replies/${replyId}`).set('Cookie', cookie).expect(404);
+  });
+
+  it('writes the turns queued together in one INSERT and a few UPDATEs, storing what the writes one by one would (and one by one when a conversation vanished)', async () => {
+    const conversations = t.app.get(ConversationsService);
+    const visitors = Array.from({ length: 8 }, () => ({ key: randomUUID(), returning: true }));
+    const open = (visitor: { key: string; returning: boolean }, question: string, language = 'en') =>
+      conversations.openTurn(visitor, { vertical: 'customer-service' }, { replyId: randomUUID(), requestId: randomUUID(), channel: 'socket', language, question, claimedHistory: [] });
+    const end = (turn: Turn, text: string, answered: boolean) =>
+      conversations.saveEnd(turn, { status: 'complete', text, answered, confidence: answered ? 0.8 : 0.1, agentId: 'a', provider: 'openai', model: 'm', executionMs: 42, ttftMs: 7 });
+    // A first turn each (their conversations are opened one by one), stored.
+    const first = await Promise.all(visitors.map((v, i) => open(v, `First question ${i}`)));
+    for (const turn of first) conversations.saveStart(turn);
+    await Promise.all(first.map((turn, i) => end(turn, `First answer ${i}`, true)));
+    await conversations.writer.flush();
+
+    // Every query the transactions send goes through the driver's query runner.
+    const runner = t.dataSource.driver.createQueryRunner('master');
+    const proto = Object.getPrototypeOf(runner) as { query: (sql: string, ...rest: unknown[]) => Promise<unknown> };
+    await runner.release();
+    const spy = jest.spyOn(proto, 'query');
+    let second: Turn[] = [];
+    try {
+      second = await Promise.all(visitors.map((v, i) => open(v, `Second question ${i}`, 'de')));
+      // Queued in one tick, as under load: one batch.
+      for (const turn of second) conversations.saveStart(turn);
+      await Promise.all(second.map((turn, i) => end(turn, `Second answer ${i}`, i % 2 === 0)));
+      await conversations.writer.flush();
+      const writes = spy.mock.calls.map(([sql]) => String(sql).replace(/\s+/g, ' ').trim()).filter((sql) => /^(INSERT INTO|UPDATE) conversation/i.test(sql));
+      expect(writes.filter((sql) => sql.startsWith('INSERT INTO conversation_messages'))).toHaveLength(1);
+      expect(writes.length).toBeLessThanOrEqual(3);
+    } finally {
+      spy.mockRestore();
+    }
+    for (const [i, turn] of second.entries()) {
+      expect(turn.conversationId).toBe(first[i].conversationId);
+      expect(await storedMessages(t, turn.conversationId)).toEqual([
+        { role: 'user', content: `First question ${i}`, status: 'complete' },
+        { role: 'agent', content: `First answer ${i}`, status: 'complete' },
+        { role: 'user', content: `Second question ${i}`, status: 'complete' },
+        { role: 'agent', content: `Second answer ${i}`, status: 'complete' },
+      ]);
+      const [row] = await t.dataSource.query(
+        portableSql(t.dataSource, 'SELECT message_count, unanswered_count, language, title, updated_at FROM conversations WHERE id = $1'),
+        [turn.conversationId],
+      );
+      expect({ ...row, message_count: Number(row.message_count), unanswered_count: Number(row.unanswered_count) }).toMatchObject({
+        message_count: 4,
+        unanswered_count: i % 2 === 0 ? 0 : 1,
+        language: 'de',
+        title: `First question ${i}`,
+      });
+      const [reply] = await t.dataSource.query(
+        portableSql(t.dataSource, 'SELECT confidence, answered, execution_ms, ttft_ms, agent_id, reply FROM conversation_messages WHERE id = $1'),
+        [turn.replyId],
+      );
+      expect([Number(reply.confidence), Number(reply.answered), Number(reply.execution_ms), Number(reply.ttft_ms), reply.agent_id, reply.reply]).toEqual([
+        i % 2 === 0 ? 0.8 : 0.1,
+        i % 2 === 0 ? 1 : 0,
+        42,
+        7,
+        'a',
+        null,
+      ]);
+    }
+
+    // Another server deleted one of the conversations meanwhile: the batch fails and is written
+    // op by op, which opens that conversation again; the others are stored as usual.
+    const third = await Promise.all(visitors.slice(0, 3).map((v, i) => open(v, `Third question ${i}`)));
+    await t.dataSource.query(portableSql(t.dataSource, 'DELETE FROM conversations WHERE id = $1'), [third[0].conversationId]);
+    for (const turn of third) conversations.saveStart(turn);
+    await Promise.all(third.map((turn, i) => end(turn, `Third answer ${i}`, true)));
+    await conversations.writer.flush();
+    expect((await storedMessages(t, third[0].conversationId)).map((m) => m.content)).toEqual(['Third question 0', 'Third answer 0']);
+    expect((await storedMessages(t, third[1].conversationId)).map((m) => m.content).slice(-2)).toEqual(['Third question 1', 'Third answer 1']);
   });
 
   it('refuses a cross-site "New chat" or delete (403) and a New chat without a vertical (400)', async () => {

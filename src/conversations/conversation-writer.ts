@@ -3,7 +3,8 @@
  * start (after its first frame went out) and its end, and returns at once. Everything queued while
  * a write runs goes into the next one, a single transaction, so 100 replies finishing together
  * cost a few transactions rather than 100 (on SQLite they share one connection with every other
- * write). A failed batch is retried op by op, in order (an op that keeps failing is dropped after
+ * write); ops of a group (the turns' starts and ends) are written by a few set-based statements
+ * per batch, whatever its size. A failed batch is retried op by op, in order (an op that keeps failing is dropped after
  * a few tries); while the database is down, ops wait in memory (bounded).
  */
 import { Logger } from '@nestjs/common';
@@ -11,12 +12,22 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { writeTransaction } from '../database/write-queue';
 
 export interface WriteOp {
-  /** Runs inside the batch's transaction. */
+  /** Runs inside the batch's transaction (alone, or when the batch is retried op by op). */
   run(manager: EntityManager): Promise<void>;
   /** Skipped when this says so at write time (the visitor deleted the conversation meanwhile). */
   skip?(): boolean;
   /** After the batch committed. */
   written?(): void;
+  /**
+   * Ops of one group in a batch are written together, by the group, where the first of them
+   * stands in the queue (a few set-based statements for the lot instead of a few per op). When
+   * the batch fails, each op is retried alone with `run`.
+   */
+  group?: WriteGroup;
+}
+
+export interface WriteGroup {
+  runAll(manager: EntityManager, ops: WriteOp[]): Promise<void>;
 }
 
 interface Pending {
@@ -101,7 +112,17 @@ export class ConversationWriter {
     if (live.length === 0) return;
     try {
       await writeTransaction(this.dataSource, async (manager) => {
-        for (const { op } of live) await op.run(manager);
+        const groups = new Map<WriteGroup, WriteOp[]>();
+        for (const { op } of live) {
+          if (!op.group) continue;
+          const ops = groups.get(op.group);
+          if (ops) ops.push(op);
+          else groups.set(op.group, [op]);
+        }
+        for (const { op } of live) {
+          if (!op.group) await op.run(manager);
+          else if (groups.get(op.group)?.[0] === op) await op.group.runAll(manager, groups.get(op.group)!);
+        }
       });
       this.done(live);
       return;

@@ -8,6 +8,9 @@
  * - A turn is saved in two writes (ConversationWriter, batched, never on the chat path): the
  *   question and a `streaming` reply once the first frame is out, then the reply's text, reply
  *   data, timings and status when it ends. Until then the reply's frames live in the reply stream.
+ *   The starts and ends of a batch are written by three set-based statements whatever their
+ *   number (messages inserted, replies updated, conversations' counters updated); only a turn
+ *   whose conversation was not stored yet when it opened is written on its own.
  * - The prompt's history is the server's copy. `conversationHistory` in the request is only used
  *   by a caller that sent no visitor cookie and whose conversation has nothing stored yet (a
  *   stateless API call): it is that caller's own context, and can never replace a stored one.
@@ -17,6 +20,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { dialectOf } from '../database/data-source';
 import { changedRows, portableSql, readQuery } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
@@ -29,7 +33,7 @@ import {
   type VisitorConversation,
   type VisitorMessage,
 } from '../shared/contracts/conversations';
-import { ConversationWriter } from './conversation-writer';
+import { ConversationWriter, type WriteGroup, type WriteOp } from './conversation-writer';
 import { ConversationsClock } from './conversations-clock';
 import { MAX_HISTORY_ENTRIES, trimHistory, type HistoryEntry } from './history';
 import { ReplyStreamService } from './reply-streams';
@@ -67,6 +71,8 @@ export interface Turn {
   history: HistoryEntry[];
   /** Nothing is stored yet in this conversation (a new one). */
   fresh: boolean;
+  /** The conversation's row was read from the database when the turn opened (it is stored). */
+  known: boolean;
   /** The question and the streaming reply were handed to the writer. */
   saved: boolean;
   /** "New chat" was pressed while the turn ran: if the turn opens the conversation, it opens it closed. */
@@ -141,12 +147,20 @@ export interface MessageRow {
 export const MESSAGE_COLUMNS =
   'id, conversation_id, role, content, status, language, request_id, created_at, confidence, answered, feedback, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message';
 
+/** A turn's start or end, as queued for the writer (written with the others of its batch: writeTurns). */
+type TurnWrite = { kind: 'start'; turn: Turn } | { kind: 'end'; turn: Turn; outcome: TurnOutcome; at: number };
+interface TurnWriteOp extends WriteOp {
+  write: TurnWrite;
+}
+
 export function scopeOf(scope: TurnScope): string {
   if (scope.vertical !== 'legal' || !scope.jurisdiction) return '';
   return scope.jurisdiction.subRegion ? `${scope.jurisdiction.code}/${scope.jurisdiction.subRegion}` : scope.jurisdiction.code;
 }
 
 const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
+/** Rows as one array per column (Postgres unnest parameters). */
+const columnsOf = (rows: unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 const numberOrNull = (v: string | number | null) => (v === null || v === undefined ? null : Number(v));
 
 /** The reply data a stored reply carries (its text is the message's content). */
@@ -168,6 +182,8 @@ export class ConversationsService implements OnApplicationShutdown {
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
   private readonly voteListeners = new Set<(vote: StoredVote) => void>();
   private readonly deletedListeners = new Set<(replyIds: string[]) => Promise<void>>();
+  /** The turns' starts and ends of a batch, written together (writeTurns). */
+  private readonly turnWrites: WriteGroup = { runAll: (m, ops) => this.writeTurns(m, ops.map((op) => (op as TurnWriteOp).write)) };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -328,6 +344,7 @@ export class ConversationsService implements OnApplicationShutdown {
       startedAt: ids.resumed && ids.startedAt !== undefined ? ids.startedAt : this.clock.now(),
       history,
       fresh,
+      known: rows.length > 0,
       saved: false,
       ...(ids.resumed ? { resumed: true } : {}),
     };
@@ -342,6 +359,8 @@ export class ConversationsService implements OnApplicationShutdown {
     this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeStart(m, turn),
+      group: this.turnWrites,
+      write: { kind: 'start', turn },
       written: () => {
         this.adminEvents.emit('conversation:message', {
           conversationId: turn.conversationId,
@@ -352,7 +371,7 @@ export class ConversationsService implements OnApplicationShutdown {
           at: new Date(turn.startedAt).toISOString(),
         });
       },
-    });
+    } satisfies TurnWriteOp as WriteOp);
   }
 
   /**
@@ -366,6 +385,8 @@ export class ConversationsService implements OnApplicationShutdown {
     const stored = this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeEnd(m, turn, outcome, at),
+      group: this.turnWrites,
+      write: { kind: 'end', turn, outcome, at },
       written: () => {
         this.turns.delete(turn.replyId);
         this.adminEvents.emit('conversation:message', {
@@ -378,11 +399,120 @@ export class ConversationsService implements OnApplicationShutdown {
         });
         for (const listener of this.writtenListeners) listener(turn, outcome);
       },
-    });
+    } satisfies TurnWriteOp as WriteOp);
     if (waitMs <= 0) return Promise.resolve();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
     return Promise.race([stored, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * A batch's turn starts and ends, in queue order: a start whose conversation was not stored
+   * when the turn opened is written on its own (writeStart: it opens the conversation, or joins
+   * the one another server opened meanwhile); the others' messages go in with one INSERT, the
+   * ends with one UPDATE, and each conversation's counters, last activity, language and title
+   * with one UPDATE for all (the values the writes one by one would leave). A conversation
+   * deleted meanwhile by another server fails the INSERT: the batch is then written op by op.
+   */
+  private async writeTurns(m: EntityManager, writes: TurnWrite[]): Promise<void> {
+    for (const w of writes) if (w.kind === 'start' && !w.turn.known) await this.writeStart(m, w.turn);
+    const inserted: unknown[][] = [];
+    const ended = new Map<string, unknown[]>();
+    const counters = new Map<string, { messages: number; unanswered: number; at: number; language: string | null; title: string | null }>();
+    const countersOf = (id: string) => {
+      let c = counters.get(id);
+      if (!c) counters.set(id, (c = { messages: 0, unanswered: 0, at: 0, language: null, title: null }));
+      return c;
+    };
+    for (const w of writes) {
+      const { turn } = w;
+      if (w.kind === 'start') {
+        if (!turn.known) continue;
+        inserted.push([turn.userMessageId, turn.conversationId, 'user', turn.question, 'complete', turn.language, null, turn.startedAt]);
+        inserted.push([turn.replyId, turn.conversationId, 'agent', '', 'streaming', turn.language, turn.requestId, turn.startedAt]);
+        const c = countersOf(turn.conversationId);
+        c.messages += 2;
+        c.at = turn.startedAt;
+        c.language = turn.language;
+        c.title ??= turn.question.slice(0, TITLE_CHARS);
+      } else {
+        const { outcome } = w;
+        // A reply ended twice keeps its last end, as the writes one by one would.
+        ended.delete(turn.replyId);
+        ended.set(turn.replyId, [
+          turn.replyId,
+          outcome.text,
+          outcome.status,
+          outcome.confidence ?? null,
+          outcome.answered === undefined ? null : outcome.answered ? 1 : 0,
+          outcome.data ? JSON.stringify({ ...outcome.data, response: undefined }) : null,
+          outcome.agentId ?? null,
+          outcome.provider ?? null,
+          outcome.model ?? null,
+          outcome.executionMs,
+          outcome.ttftMs,
+          outcome.error?.code ?? null,
+          outcome.error ? outcome.error.message.slice(0, 500) : null,
+        ]);
+        const c = countersOf(turn.conversationId);
+        c.unanswered += outcome.status === 'complete' && outcome.answered === false ? 1 : 0;
+        c.at = w.at;
+      }
+    }
+    const sqlite = dialectOf(this.dataSource) === 'sqlite';
+    if (inserted.length > 0) {
+      await m.query(
+        sqlite
+          ? `INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
+             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?) ORDER BY key`
+          : `INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
+             SELECT id, conversation_id, role, content, status, language, request_id, created_at
+               FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[], $8::bigint[])
+                    WITH ORDINALITY AS j(id, conversation_id, role, content, status, language, request_id, created_at, n)
+              ORDER BY n`,
+        sqlite ? [JSON.stringify(inserted)] : columnsOf(inserted, 8),
+      );
+    }
+    if (ended.size > 0) {
+      const rows = [...ended.values()];
+      await m.query(
+        sqlite
+          ? `UPDATE conversation_messages
+                SET content = j.content, status = j.status, confidence = j.confidence, answered = j.answered, reply = j.reply, agent_id = j.agent_id,
+                    provider = j.provider, model = j.model, execution_ms = j.execution_ms, ttft_ms = j.ttft_ms, error_code = j.error_code, error_message = j.error_message
+               FROM (SELECT value ->> 0 AS mid, value ->> 1 AS content, value ->> 2 AS status, value ->> 3 AS confidence, value ->> 4 AS answered,
+                            value ->> 5 AS reply, value ->> 6 AS agent_id, value ->> 7 AS provider, value ->> 8 AS model, value ->> 9 AS execution_ms,
+                            value ->> 10 AS ttft_ms, value ->> 11 AS error_code, value ->> 12 AS error_message FROM json_each(?)) AS j
+              WHERE conversation_messages.id = j.mid`
+          : `UPDATE conversation_messages AS m
+                SET content = j.content, status = j.status, confidence = j.confidence, answered = j.answered, reply = j.reply, agent_id = j.agent_id,
+                    provider = j.provider, model = j.model, execution_ms = j.execution_ms, ttft_ms = j.ttft_ms, error_code = j.error_code, error_message = j.error_message
+               FROM unnest($1::varchar[], $2::text[], $3::varchar[], $4::float8[], $5::smallint[], $6::text[], $7::varchar[], $8::varchar[], $9::varchar[],
+                           $10::bigint[], $11::bigint[], $12::varchar[], $13::varchar[])
+                    AS j(id, content, status, confidence, answered, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message)
+              WHERE m.id = j.id`,
+        sqlite ? [JSON.stringify(rows)] : columnsOf(rows, 13),
+      );
+    }
+    if (counters.size > 0) {
+      const rows = [...counters].map(([id, c]) => [id, c.messages, c.unanswered, c.at, c.language, c.title]);
+      await m.query(
+        sqlite
+          ? `UPDATE conversations
+                SET message_count = conversations.message_count + j.messages, unanswered_count = conversations.unanswered_count + j.unanswered, updated_at = j.at,
+                    language = COALESCE(j.lang, conversations.language),
+                    title = CASE WHEN conversations.title = '' AND j.heading IS NOT NULL THEN j.heading ELSE conversations.title END
+               FROM (SELECT value ->> 0 AS cid, value ->> 1 AS messages, value ->> 2 AS unanswered, value ->> 3 AS at, value ->> 4 AS lang, value ->> 5 AS heading
+                       FROM json_each(?)) AS j
+              WHERE conversations.id = j.cid`
+          : `UPDATE conversations AS c
+                SET message_count = c.message_count + j.messages, unanswered_count = c.unanswered_count + j.unanswered, updated_at = j.at,
+                    language = COALESCE(j.language, c.language), title = CASE WHEN c.title = '' AND j.title IS NOT NULL THEN j.title ELSE c.title END
+               FROM unnest($1::varchar[], $2::int[], $3::int[], $4::bigint[], $5::varchar[], $6::varchar[]) AS j(id, messages, unanswered, at, language, title)
+              WHERE c.id = j.id`,
+        sqlite ? [JSON.stringify(rows)] : columnsOf(rows, 6),
+      );
+    }
   }
 
   private async writeStart(m: EntityManager, turn: Turn): Promise<void> {
