@@ -79,6 +79,8 @@ describe('kept conversations', () => {
       expect(reply.content).toBe(cs.deltas.join(''));
       expect(reply.reply).toMatchObject({ response: reply.content, confidence: cs.done!.confidence, sources: cs.done!.sources, executionTime: cs.done!.executionTime });
       expect(reply.reply!.sources.length).toBeGreaterThan(0);
+      // Each source keeps the passage it cites (the chat page opens the item there).
+      expect(reply.reply!.sources[0].passage).toEqual(expect.any(String));
 
       // A second question continues the same conversation.
       const again = await chatOverSocket(socket, { vertical: 'customer-service', query: 'And to Canada?' });

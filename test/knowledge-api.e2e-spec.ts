@@ -170,6 +170,32 @@ describe('knowledge API', () => {
     expect(Number(orphans[0].n)).toBe(0);
   });
 
+  it("a reply's source carries the passage it cites: the best-matching passage of that item, not the whole item (/interact, chat:done)", async () => {
+    // Three paragraphs of ~130 words: three passages; only the last one speaks of the voucher.
+    const filler = (topic: string) => Array.from({ length: 13 }, (_, i) => `The ${topic} ledger entry ${i + 1} is reviewed by the harbour office every quarter.`).join(' ');
+    const content = [filler('cobalt'), filler('granite'), `${filler('saffron')} The quokka onboarding voucher gives every new reseller forty free training seats in their first month.`].join('\n\n');
+    const item = (await admin.post('/api/knowledge').send(makeItem({ title: 'Reseller programme handbook', content, vertical: 'sales' })).expect(201)).body.data;
+    const squeeze = (text: string) => text.replace(/\s+/g, '');
+    const published = (await request(t.url).get(`/api/public/knowledge/${item.id}`).expect(200)).body.data.content as string;
+
+    const viaHttp = (await request(t.url).post('/interact').send({ vertical: 'sales', query: 'What does the quokka onboarding voucher give resellers?' }).expect(200)).body.data;
+    const source = viaHttp.sources[0];
+    expect(source).toMatchObject({ id: item.id, title: 'Reseller programme handbook' });
+    expect(source.passage).toContain('quokka onboarding voucher');
+    // A passage of this item (its words in order, white space aside), shorter than the item.
+    expect(squeeze(published)).toContain(squeeze(source.passage));
+    expect(source.passage.length).toBeLessThan(published.length / 2);
+    expect(source.passage).not.toContain('cobalt');
+
+    const socket = await connectClient(t.url);
+    try {
+      const viaSocket = await chatOverSocket(socket, { vertical: 'sales', query: 'What does the quokka onboarding voucher give resellers?' });
+      expect(viaSocket.done!.sources[0]).toEqual(source);
+    } finally {
+      socket.close();
+    }
+  });
+
   it('an added item answers a chat question worded differently from its title, and is cited', async () => {
     const item = (await admin.post('/api/knowledge').send(makeItem({ title: 'Lost luggage compensation', content: 'If the airline misplaces your suitcase, file a property irregularity report at the airport and claim up to 1,500 euros for essentials bought while you wait.', vertical: 'customer-service' })).expect(201)).body.data;
     const socket = await connectClient(t.url);

@@ -78,6 +78,11 @@ export interface KnowledgeSource {
   title: string;
   /** Relative to the best item of the same retrieval: 1 for the best, down to 0. */
   score: number;
+  /**
+   * The item's best-matching passage (its chunk's text: the item's words with the white space
+   * normalised, see chunker.ts), what a source chip opens to. Absent when the chunk went meanwhile.
+   */
+  passage?: string;
 }
 
 export interface RetrieveOptions {
@@ -692,7 +697,10 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     const texts = await this.chunkTexts(passages.map((p) => p.chunkId));
     const best = top[0].relevance;
     return tag({
-      sources: top.map((item) => ({ id: item.itemId, title: item.title, score: round(best > 0 ? Math.min(1, item.relevance / best) : 0) })),
+      sources: top.map((item) => {
+        const passage = texts.get(item.chunks[0].chunkId);
+        return { id: item.itemId, title: item.title, score: round(best > 0 ? Math.min(1, item.relevance / best) : 0), ...(passage ? { passage } : {}) };
+      }),
       // A chunk deleted since it was ranked has no text to quote.
       passages: passages.filter((p) => texts.has(p.chunkId)).map((p) => ({ ...p, text: texts.get(p.chunkId) as string })),
       confidence: round(top[0].confidence),

@@ -163,6 +163,41 @@ describeBrowser('chat page finish in Chromium', () => {
     await closePage(page);
   });
 
+  it('the panel opens a long item at the passage the reply cites: highlighted, and scrolled into view', async () => {
+    // Three paragraphs of ~130 words (three passages); only the last one answers the question.
+    const filler = (topic: string) => Array.from({ length: 13 }, (_, i) => `The ${topic} ledger entry ${i + 1} is reviewed by the harbour office every quarter.`).join(' ');
+    const content = ['## Reseller handbook', filler('cobalt'), filler('granite'), `${filler('saffron')} The **quokka onboarding voucher** gives every new reseller forty free training seats in their first month.`].join('\n\n');
+    const item = (await admin.post('/api/knowledge').send({ title: 'Reseller programme handbook', content, category: 'Programmes', vertical: 'customer-service', tags: [], attachments: [] }).expect(201)).body.data;
+    try {
+      mock.configure({ reply: 'The voucher gives forty free training seats.' });
+      for (const [viewport, scheme] of [['desktop', 'light'], ['phone', 'dark']] as const) {
+        const page = await openPage(browser, t.url, viewport, scheme);
+        await ask(page, 'What does the quokka onboarding voucher give a new reseller?');
+        await finished(page);
+        await lastReply(page).getByRole('button', { name: 'Open source: Reseller programme handbook' }).click();
+        const panel = page.getByRole('dialog', { name: 'Reseller programme handbook' });
+        const cited = panel.getByRole('region', { name: 'Cited passage' });
+        await cited.waitFor();
+        expect(await cited.textContent()).toContain('quokka onboarding voucher gives every new reseller forty free training seats');
+        // Not the item's other paragraphs, nor the tail of the one before that the passage repeats.
+        expect(await cited.textContent()).not.toContain('cobalt');
+        expect(await cited.textContent()).not.toContain('granite');
+        expect(await cited.locator('strong').textContent()).toBe('quokka onboarding voucher');
+        // The item's start is above, out of view; the cited passage is in view, its top near the panel's.
+        await page.waitForFunction('(() => { const el = document.querySelector(".source-passage"); const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; })()', undefined, { timeout: 5000 });
+        expect(await panel.getByRole('heading', { name: 'Reseller handbook' }).isVisible()).toBe(true);
+        const headingBox = (await panel.getByRole('heading', { name: 'Reseller handbook' }).boundingBox())!;
+        expect(headingBox.y + headingBox.height).toBeLessThan(0);
+        // The panel's title stays in view above it.
+        expect((await panel.getByRole('heading', { name: 'Reseller programme handbook' }).boundingBox())!.y).toBeGreaterThanOrEqual(0);
+        await screenshot(page, `chat-ui-source-passage-${viewport === 'desktop' ? 1280 : 390}-${scheme}`, { fullPage: false });
+        await closePage(page);
+      }
+    } finally {
+      await admin.delete(`/api/knowledge/${item.id}`).expect(200);
+    }
+  });
+
   it('thumbs are at least 44 px and the row does not move when "Thanks for your feedback" appears', async () => {
     mock.configure({ reply: 'Refunds take five days.' });
     for (const viewport of ['desktop', 'phone'] as const) {

@@ -148,6 +148,13 @@ export const ReplySourceSchema = z.object({
   title: z.string(),
   /** Retrieval score relative to the best source (1); sources are listed best first. */
   score: z.number(),
+  /**
+   * The passage of the item that matched best, as indexed: the item's words in order with the white
+   * space normalised (a paragraph break stays a blank line), so it is found in the item's content
+   * (or one of its text attachments) by comparing everything but white space. The chat page opens
+   * the item at this passage. Optional: older replies and servers have none.
+   */
+  passage: z.string().optional(),
 });
 export type ReplySource = z.infer<typeof ReplySourceSchema>;
 

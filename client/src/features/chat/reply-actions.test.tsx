@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { makeReplyData } from './testing/factories';
 import { fakeFetch, renderChat, serverSays } from './testing/render-chat';
 
@@ -146,6 +146,61 @@ describe('replies: sources', () => {
     expect(calls.some((c) => c.url === '/api/public/knowledge/k1')).toBe(true);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('opens the item at the passage the reply cites: that passage is highlighted and scrolled into view', async () => {
+    const content = [
+      '## Shipping',
+      'Orders leave our warehouse within two working days.',
+      'Express orders placed before noon\nleave the same day, and   arrive the next working day in most regions.',
+      '| Zone | Days |\n|---|---|\n| EU | 3 |',
+    ].join('\n\n');
+    const { fetch } = fakeFetch(async (url) =>
+      url.startsWith('/api/public/knowledge/k1')
+        ? new Response(JSON.stringify({ success: true, data: { id: 'k1', title: 'Shipping times and costs', content, vertical: 'customer-service', jurisdiction: null, subRegion: null, updatedAt: '2026-01-01T00:00:00.000Z' } }), { status: 200 })
+        : Promise.reject(new TypeError('Failed to fetch')),
+    );
+    // jsdom has no scrollIntoView: record which element the panel asks to scroll to.
+    const scrolled: Element[] = [];
+    Object.defineProperty(Element.prototype, 'scrollIntoView', {
+      configurable: true,
+      writable: true,
+      value(this: Element) {
+        scrolled.push(this);
+      },
+    });
+    onTestFinished(() => {
+      Reflect.deleteProperty(Element.prototype, 'scrollIntoView');
+    });
+    const { user, socket } = renderChat({ fetch });
+    await ask(user, 'Express shipping?');
+    // The passage as indexed: the same words, white space normalised.
+    const passage = 'Express orders placed before noon leave the same day, and arrive the next working day in most regions.';
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ sources: [{ id: 'k1', title: 'Shipping times and costs', score: 1, passage }] })));
+    await user.click(within(lastAgent()).getByRole('button', { name: 'Open source: Shipping times and costs' }));
+    const panel = await screen.findByRole('dialog', { name: 'Shipping times and costs' });
+    const cited = await within(panel).findByRole('region', { name: 'Cited passage' });
+    expect(cited).toHaveTextContent('Express orders placed before noon leave the same day');
+    expect(cited).not.toHaveTextContent('within two working days');
+    // The rest of the item is there too, rendered as markdown around it.
+    expect(within(panel).getByRole('heading', { name: 'Shipping' })).toBeInTheDocument();
+    expect(within(panel).getByRole('table')).toBeInTheDocument();
+    expect(scrolled).toContain(cited);
+  });
+
+  it('shows the cited passage above the item when the item no longer contains it', async () => {
+    const { fetch } = fakeFetch(async (url) =>
+      url.startsWith('/api/public/knowledge/k1')
+        ? new Response(JSON.stringify({ success: true, data: { id: 'k1', title: 'Shipping times and costs', content: 'Rewritten since.', vertical: 'customer-service', jurisdiction: null, subRegion: null, updatedAt: '2026-01-01T00:00:00.000Z' } }), { status: 200 })
+        : Promise.reject(new TypeError('Failed to fetch')),
+    );
+    const { user, socket } = renderChat({ fetch });
+    await ask(user, 'Shipping?');
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ sources: [{ id: 'k1', title: 'Shipping times and costs', score: 1, passage: 'Orders ship in 2 days.' }] })));
+    await user.click(within(lastAgent()).getByRole('button', { name: 'Open source: Shipping times and costs' }));
+    const panel = await screen.findByRole('dialog', { name: 'Shipping times and costs' });
+    expect(await within(panel).findByRole('region', { name: 'Cited passage' })).toHaveTextContent('Orders ship in 2 days.');
+    expect(panel).toHaveTextContent('Rewritten since.');
   });
 
   it('says so when the source cannot be opened', async () => {

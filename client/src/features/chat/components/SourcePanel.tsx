@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ReplySource } from '@shared/contracts/chat';
 import type { PublicKnowledgeItem } from '@shared/contracts/knowledge';
 import { Modal } from '../../../components/Modal';
 import { useStrings } from '../i18n';
 import { Markdown } from './Markdown';
+import { splitAtPassage } from './source-passage';
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; item: PublicKnowledgeItem };
 
@@ -16,12 +17,17 @@ async function loadSource(fetchImpl: typeof fetch, id: string): Promise<PublicKn
 
 /**
  * A reply's source, opened from its chip: the knowledge item's text in a side panel (a dialog:
- * focus inside, Escape closes, focus goes back to the chip).
+ * focus inside, Escape closes, focus goes back to the chip), at the passage the reply cites: that
+ * passage is highlighted and scrolled into view. A passage no longer in the item (edited since, or
+ * from one of its attachments) is shown on its own above the item.
  */
 export function SourcePanel({ source, fetch: fetchImpl, onClose }: { source: ReplySource | null; fetch: typeof fetch; onClose(): void }) {
   const t = useStrings().source;
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const id = source?.id;
+  const passageRef = useRef<HTMLElement>(null);
+  const content = loaded.state === 'ready' ? loaded.item.content : null;
+  const split = useMemo(() => (content !== null && source?.passage ? splitAtPassage(content, source.passage) : null), [content, source?.passage]);
 
   useEffect(() => {
     if (!id) return;
@@ -38,6 +44,10 @@ export function SourcePanel({ source, fetch: fetchImpl, onClose }: { source: Rep
       cancelled = true;
     };
   }, [id, fetchImpl]);
+
+  useEffect(() => {
+    if (content !== null) passageRef.current?.scrollIntoView?.({ block: 'start' });
+  }, [content, split]);
 
   return (
     <Modal
@@ -61,7 +71,24 @@ export function SourcePanel({ source, fetch: fetchImpl, onClose }: { source: Rep
       )}
       {loaded.state === 'ready' && (
         <div className="source-content markdown" dir="auto">
-          <Markdown text={loaded.item.content} />
+          {split ? (
+            <>
+              {split.before && <Markdown text={split.before} />}
+              <section className="source-passage" aria-label={t.passage} ref={passageRef}>
+                <Markdown text={split.passage} />
+              </section>
+              {split.after && <Markdown text={split.after} />}
+            </>
+          ) : (
+            <>
+              {source?.passage && (
+                <section className="source-passage" aria-label={t.passage} ref={passageRef}>
+                  <Markdown text={source.passage} />
+                </section>
+              )}
+              <Markdown text={loaded.item.content} />
+            </>
+          )}
         </div>
       )}
     </Modal>

@@ -51,6 +51,7 @@ export const ar: ChatStrings = {
     close: 'إغلاق',
     loading: 'جارٍ تحميل المصدر…',
     failed: 'تعذّر فتح هذا المصدر. ربما تمت إزالته.',
+    passage: 'المقطع المقتبس',
     updated: (date) => `آخر تحديث ${date}`,
   },
   errors: {

@@ -51,6 +51,7 @@ export const de: ChatStrings = {
     close: 'Schließen',
     loading: 'Quelle wird geladen…',
     failed: 'Diese Quelle konnte nicht geöffnet werden. Vielleicht wurde sie entfernt.',
+    passage: 'Zitierte Stelle',
     updated: (date) => `Aktualisiert am ${date}`,
   },
   errors: {

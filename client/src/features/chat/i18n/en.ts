@@ -108,6 +108,7 @@ export const en = {
     close: 'Close',
     loading: 'Loading the source…',
     failed: 'This source could not be opened. It may have been removed.',
+    passage: 'Cited passage',
     updated: (date: string) => `Updated ${date}`,
   },
   errors: {

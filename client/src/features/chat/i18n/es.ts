@@ -51,6 +51,7 @@ export const es: ChatStrings = {
     close: 'Cerrar',
     loading: 'Cargando la fuente…',
     failed: 'No se pudo abrir esta fuente. Puede que se haya eliminado.',
+    passage: 'Pasaje citado',
     updated: (date) => `Actualizado el ${date}`,
   },
   errors: {

@@ -51,6 +51,7 @@ export const fr: ChatStrings = {
     close: 'Fermer',
     loading: 'Chargement de la source…',
     failed: "Cette source n'a pas pu être ouverte. Elle a peut-être été supprimée.",
+    passage: 'Passage cité',
     updated: (date) => `Mis à jour le ${date}`,
   },
   errors: {

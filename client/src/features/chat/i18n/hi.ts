@@ -51,6 +51,7 @@ export const hi: ChatStrings = {
     close: 'बंद करें',
     loading: 'स्रोत लोड हो रहा है…',
     failed: 'यह स्रोत खोला नहीं जा सका। हो सकता है इसे हटा दिया गया हो।',
+    passage: 'उद्धृत अंश',
     updated: (date) => `${date} को अपडेट किया गया`,
   },
   errors: {

@@ -51,6 +51,7 @@ export const it: ChatStrings = {
     close: 'Chiudi',
     loading: 'Caricamento della fonte…',
     failed: 'Non è stato possibile aprire questa fonte. Potrebbe essere stata rimossa.',
+    passage: 'Passaggio citato',
     updated: (date) => `Aggiornato il ${date}`,
   },
   errors: {

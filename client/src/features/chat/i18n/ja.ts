@@ -51,6 +51,7 @@ export const ja: ChatStrings = {
     close: '閉じる',
     loading: '出典を読み込んでいます…',
     failed: 'この出典を開けませんでした。削除された可能性があります。',
+    passage: '引用箇所',
     updated: (date) => `${date} 更新`,
   },
   errors: {

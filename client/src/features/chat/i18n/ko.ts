@@ -51,6 +51,7 @@ export const ko: ChatStrings = {
     close: '닫기',
     loading: '출처를 불러오는 중…',
     failed: '이 출처를 열 수 없습니다. 삭제되었을 수 있습니다.',
+    passage: '인용된 구절',
     updated: (date) => `${date} 업데이트`,
   },
   errors: {

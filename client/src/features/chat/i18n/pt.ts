@@ -51,6 +51,7 @@ export const pt: ChatStrings = {
     close: 'Fechar',
     loading: 'Carregando a fonte…',
     failed: 'Não foi possível abrir esta fonte. Ela pode ter sido removida.',
+    passage: 'Trecho citado',
     updated: (date) => `Atualizado em ${date}`,
   },
   errors: {

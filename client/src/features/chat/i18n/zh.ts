@@ -51,6 +51,7 @@ export const zh: ChatStrings = {
     close: '关闭',
     loading: '正在加载来源…',
     failed: '无法打开此来源，它可能已被删除。',
+    passage: '引用的段落',
     updated: (date) => `更新于 ${date}`,
   },
   errors: {
