@@ -153,7 +153,7 @@ describe('the OpenAPI document', () => {
     expect(schemaOf(doc, ok['application/json'].schema)).toMatchObject({ properties: { data: { $ref: '#/components/schemas/ReplyData' } } });
     const events = schemaOf(doc, ok['text/event-stream'].schema)!;
     const names = (events.oneOf as Array<{ properties: { event: { const: string } } }>).map((e) => e.properties.event.const);
-    expect(names).toEqual(['chat:start', 'chat:delta', 'chat:done', 'chat:error']);
+    expect(names).toEqual(['chat:start', 'chat:delta', 'chat:restart', 'chat:done', 'chat:error']);
     expect(JSON.stringify(events)).toContain('#/components/schemas/ReplyData');
     expect(schemaOf(doc, doc.paths['/interact'].post.requestBody!.content['application/json'].schema)).toMatchObject({ required: expect.arrayContaining(['query', 'vertical']) });
   });
