@@ -408,14 +408,16 @@ export class ConversationsService implements OnApplicationShutdown {
 
   /**
    * A batch's turn starts and ends, in queue order: a start whose conversation was not stored
-   * when the turn opened is written on its own (writeStart: it opens the conversation, or joins
+   * when the turn opened (or that was taken over from a stopped server) is written on its own (writeStart: it opens the conversation, or joins
    * the one another server opened meanwhile); the others' messages go in with one INSERT, the
    * ends with one UPDATE, and each conversation's counters, last activity, language and title
    * with one UPDATE for all (the values the writes one by one would leave). A conversation
    * deleted meanwhile by another server fails the INSERT: the batch is then written op by op.
    */
   private async writeTurns(m: EntityManager, writes: TurnWrite[]): Promise<void> {
-    for (const w of writes) if (w.kind === 'start' && !w.turn.known) await this.writeStart(m, w.turn);
+    // Also alone: a turn asked again after a takeover (the stopped server may have stored its messages).
+    const alone = (turn: Turn) => !turn.known || turn.resumed === true;
+    for (const w of writes) if (w.kind === 'start' && alone(w.turn)) await this.writeStart(m, w.turn);
     const inserted: unknown[][] = [];
     const ended = new Map<string, unknown[]>();
     const counters = new Map<string, { messages: number; unanswered: number; at: number; language: string | null; title: string | null }>();
@@ -427,7 +429,7 @@ export class ConversationsService implements OnApplicationShutdown {
     for (const w of writes) {
       const { turn } = w;
       if (w.kind === 'start') {
-        if (!turn.known) continue;
+        if (alone(turn)) continue;
         inserted.push([turn.userMessageId, turn.conversationId, 'user', turn.question, 'complete', turn.language, null, turn.startedAt]);
         inserted.push([turn.replyId, turn.conversationId, 'agent', '', 'streaming', turn.language, turn.requestId, turn.startedAt]);
         const c = countersOf(turn.conversationId);
