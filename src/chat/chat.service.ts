@@ -202,8 +202,9 @@ export class ChatService implements BeforeApplicationShutdown {
   }
 
   private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopReason | 'cancelled'>, ids: TurnIds): Promise<ReplyData> {
-    const startedAt = Date.now();
-    const started = performance.now();
+    // A reply taken over counts from when the visitor asked (its timings, and the chat time limit).
+    const startedAt = ids.resumed ? Math.min(ids.startedAt, Date.now()) : Date.now();
+    const started = performance.now() - (Date.now() - startedAt);
     let turn: Turn | undefined;
     try {
       // The conversation (the server's copy of the history), the agent and the knowledge are

@@ -1,7 +1,8 @@
 /**
  * Conversations that last, in Chromium against the built client and the real server (issue 16):
  * tab switches, reloads, New chat and delete; a reply that survives a dropped connection and a
- * reload mid-reply, on one server and across two servers sharing Redis (and Postgres in CI).
+ * reload mid-reply, on one server and across two servers sharing Redis (and Postgres in CI); a
+ * reply whose server is killed (kill -9) mid-reply, taken over by the other server.
  */
 import type { Browser, Page } from 'playwright-core';
 import { portableSql } from '../../src/database/sql';
@@ -9,6 +10,7 @@ import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-serv
 import { startSwitchProxy, type SwitchProxy } from '../support/switch-proxy';
 import { distributed, startTestApp, uniqueSchema, type TestApp } from '../support/test-app';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
+import { startServerProcess, type ServerProcess } from '../faults/support/server-process';
 
 async function waitOnline(page: Page, timeout = 15000): Promise<void> {
   await page.locator('.connection-pill[data-status="online"]').waitFor({ timeout });
@@ -270,5 +272,63 @@ describeBrowser('conversations that last, in Chromium', () => {
       expect((await streamedTexts(page)).length).toBeGreaterThanOrEqual(3);
       await page.close();
     }, 60000);
+  });
+
+  // A killed server is a process of its own (server A); B runs here. Both need Redis and Postgres.
+  const describeWithServices = distributed.redisUrl && distributed.databaseUrl ? describe : describe.skip;
+
+  describeWithServices('the server writing the reply is killed (kill -9)', () => {
+    let mock: MockLlmServer;
+    let a: ServerProcess | undefined;
+    let b: TestApp;
+    let proxy: SwitchProxy;
+
+    beforeAll(async () => {
+      mock = await startMockLlmServer({ tokens: 60, delayMs: 40 });
+      b = await startTestApp({ databaseSchema: uniqueSchema(), openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl });
+      a = await startServerProcess(
+        {
+          DATA_DIR: b.config.dataDir,
+          DATABASE_URL: b.config.databaseUrl,
+          DATABASE_SCHEMA: b.config.databaseSchema,
+          REDIS_URL: b.config.redisUrl,
+          REDIS_PREFIX: b.config.redisPrefix,
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: mock.openaiBaseUrl,
+        },
+        120_000,
+      );
+      proxy = await startSwitchProxy(a.url);
+    }, 180_000);
+
+    afterAll(async () => {
+      a?.kill();
+      await a?.exited;
+      await proxy?.close();
+      await b?.close();
+      await mock?.close();
+    });
+
+    it('another server takes the reply over: the page drops the partial text and shows the provider\'s full reply exactly once', async () => {
+      const page = await openChat(browser, proxy.url);
+      await ask(page, 'Tell me about your warranty');
+      await midReply(page);
+      await recordStreaming(page);
+      a!.kill('SIGKILL');
+      await a!.exited;
+      proxy.switchTo(b.url);
+      const text = await finishedReplyText(page, 40_000);
+      await screenshot(page, 'conversations-takeover');
+      // Asked twice (A's call died with it; B asked again), with the same prompt and the same reply.
+      expect(mock.requests).toHaveLength(2);
+      expect(JSON.stringify(mock.requests[1].messages)).toBe(JSON.stringify(mock.requests[0].messages));
+      expect(text).toBe(mock.requests[1].replyText);
+      // Every text the streaming reply showed was a beginning of the reply: the partial text was
+      // dropped at the restart, never shown twice; and B streamed the new one live.
+      const streamed = await streamedTexts(page);
+      for (const shown of streamed) expect({ shown, prefix: mock.requests[1].replyText!.startsWith(shown) }).toEqual({ shown, prefix: true });
+      expect(streamed.length).toBeGreaterThanOrEqual(3);
+      await page.close();
+    }, 90_000);
   });
 });
