@@ -48,6 +48,8 @@ export interface ChatMessage {
   error?: boolean;
   /** Why the reply failed (the server's or the client's message, English), for the apology in the visitor's language. */
   errorReason?: string;
+  /** The server's error code for it, when it gave one (the page translates the reasons it knows by code). */
+  errorCode?: string;
   /** The visitor's vote on this reply, as the server keeps it (a conversation shown again). */
   vote?: FeedbackVote | null;
 }
@@ -109,10 +111,11 @@ export function applyStreamEvent(messages: ChatMessage[], event: StreamEvent): C
       // Nothing arrived yet: the placeholder becomes the apology. Otherwise keep what arrived and
       // append the apology after it.
       const errorReason = reasonText(event.message);
-      if (reply.content === '') return replaceWith({ ...reply, content: apology, streaming: false, error: true, errorReason });
+      const failure = { error: true, errorReason, ...(event.code ? { errorCode: event.code } : {}) };
+      if (reply.content === '') return replaceWith({ ...reply, content: apology, streaming: false, ...failure });
       return replaceWith(
         { ...reply, streaming: false },
-        { id: `${reply.id}-error`, type: 'agent', content: apology, timestamp: new Date().toISOString(), error: true, errorReason },
+        { id: `${reply.id}-error`, type: 'agent', content: apology, timestamp: new Date().toISOString(), ...failure },
       );
     }
   }

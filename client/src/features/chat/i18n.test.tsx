@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@shared/catalog/languages';
 import { DICTIONARIES, en, stringsFor } from './i18n';
-import { fakeFetch, renderChat } from './testing/render-chat';
+import { fakeFetch, renderChat, serverSays } from './testing/render-chat';
 
 /** Every text of a dictionary, flattened (functions called with a marker). */
 function texts(value: unknown, path = ''): [string, string][] {
@@ -47,6 +47,34 @@ describe('interface languages', () => {
     renderChat();
     expect(document.documentElement.lang).toBe('es');
     expect(screen.getByRole('combobox', { name: es.chat.language })).toHaveValue('es');
+  });
+
+  it("a failed reply's reason is translated when the page knows its error code; an unknown code keeps the server's text", async () => {
+    const { user, socket } = renderChat();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'es');
+    const es = stringsFor('es');
+    const lastAgent = () => [...screen.getByRole('log').querySelectorAll('.message-agent')].pop() as HTMLElement;
+    const failWith = async (code: string, message: string) => {
+      await user.type(input(), 'Hola{Enter}');
+      serverSays(() => socket.error(socket.lastSend().requestId, message, code));
+    };
+    await failWith('vertical_disabled', 'Customer Support is not available right now.');
+    expect(lastAgent()).toHaveTextContent(es.errors.apology(es.errorCodes.vertical_disabled));
+    expect(lastAgent()).toHaveTextContent('Lo siento, se produjo un error: Este asistente no está disponible en este momento. Inténtelo de nuevo.');
+    await failWith('budget_exhausted', 'The assistant has reached its limit for this month.');
+    expect(lastAgent()).toHaveTextContent(es.errors.apology(es.errorCodes.budget_exhausted));
+    await failWith('provider_timeout', 'The AI provider did not respond in time');
+    expect(lastAgent()).toHaveTextContent(es.errors.apology(es.errorCodes.provider_timeout));
+    await failWith('some_new_code', 'A reason only the server knows.');
+    expect(lastAgent()).toHaveTextContent(es.errors.apology('A reason only the server knows'));
+    // In Arabic too.
+    await user.selectOptions(screen.getByRole('combobox', { name: es.chat.language }), 'ar');
+    await failWith('chat_timeout', 'The reply took too long');
+    expect(lastAgent()).toHaveTextContent(stringsFor('ar').errors.apology(stringsFor('ar').errorCodes.chat_timeout));
+    // English keeps the server's own words (it may name the vertical).
+    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('ar').chat.language }), 'en');
+    await failWith('vertical_disabled', 'Customer Support is not available right now.');
+    expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Customer Support is not available right now. Please try again.');
   });
 
   it('Arabic sets dir="rtl" on <html>', async () => {

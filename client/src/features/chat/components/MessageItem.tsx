@@ -20,10 +20,15 @@ export interface ReplyActions {
   onOpenSource?(source: ReplySource): void;
 }
 
-/** The apology of a failed reply in the visitor's language (texts the client itself makes are translated too). */
-export function apologyIn(t: ChatStrings, reason: string | undefined): string {
+/**
+ * The apology of a failed reply in the visitor's language: a reason whose error code the page knows
+ * in the dictionary's words (English keeps the server's own text: see errorCodes in en.ts), the
+ * texts the client itself makes translated too, and otherwise the server's text as it came.
+ */
+export function apologyIn(t: ChatStrings, reason: string | undefined, code?: string): string {
+  const byCode = code && t !== en && Object.hasOwn(t.errorCodes, code) ? t.errorCodes[code as keyof ChatStrings['errorCodes']] : undefined;
   const known = (Object.keys(en.errors) as (keyof ChatStrings['errors'])[]).find((key) => key !== 'apology' && en.errors[key] === reason);
-  const text = known ? (t.errors[known] as string) : (reason ?? t.errors.unknown);
+  const text = byCode ?? (known ? (t.errors[known] as string) : (reason ?? t.errors.unknown));
   return t.errors.apology(text);
 }
 
@@ -147,7 +152,7 @@ export function MessageItem({
   const className = ['message', `message-${message.type}`, message.error && 'message-error', message.streaming && 'is-streaming']
     .filter(Boolean)
     .join(' ');
-  const content = message.error && message.errorReason !== undefined ? apologyIn(t, message.errorReason) : message.content;
+  const content = message.error && message.errorReason !== undefined ? apologyIn(t, message.errorReason, message.errorCode) : message.content;
   return (
     <article className={className} data-message-id={message.id} data-streaming={message.streaming ? 'true' : undefined} data-stopped={message.stopped ? 'true' : undefined}>
       <div className="message-bubble" dir="auto">

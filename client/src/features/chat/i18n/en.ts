@@ -122,6 +122,28 @@ export const en = {
     /** A stored reply whose server stopped while writing it. */
     interrupted: 'The reply was interrupted',
   },
+  /**
+   * The reason of a failed reply whose error code the page knows, in the visitor's language. English
+   * shows the server's own text instead (English already, and it may say more, e.g. which vertical);
+   * an unknown code shows the server's text in every language.
+   */
+  errorCodes: {
+    vertical_disabled: 'This assistant is not available right now',
+    provider_error: 'The assistant could not produce a reply',
+    provider_timeout: 'The AI provider did not respond in time',
+    provider_rate_limited: 'The AI provider is busy',
+    chat_timeout: 'The reply took too long',
+    server_restarting: 'The server is restarting; it will be back in a moment',
+    rate_limited: 'Too many replies at once; wait for one to finish',
+    budget_exhausted: 'The assistant has reached its limit for this month',
+    quota_exhausted: "You have reached today's limit for the assistant",
+    not_found: 'This reply could not be found',
+    reply_interrupted: 'The reply was interrupted',
+    service_unavailable: 'The service is unavailable for a moment',
+    database_unavailable: 'The service is unavailable for a moment',
+    internal_error: 'Something went wrong on our side',
+    jurisdiction_required: 'Please choose a jurisdiction first',
+  },
   feedback: {
     group: 'Rate this reply',
     up: 'Helpful',
