@@ -273,6 +273,26 @@ describeBrowser('chat page finish in Chromium', () => {
     await closePage(page);
   });
 
+  it.each([
+    ['desktop', 'light'],
+    ['phone', 'dark'],
+  ] as const)('a visitor on the Sales tab when it is switched off is told in a notice (%s, %s): the app\'s one notice, dismissable', async (viewport, scheme) => {
+    const page = await openPage(browser, t.url, viewport, scheme);
+    try {
+      await page.getByRole('tab', { name: /Sales Advisor/ }).click();
+      await admin.put('/api/config/global').send({ verticals: { sales: false } }).expect(200);
+      const notice = page.getByRole('alert').filter({ hasText: 'Sales Advisor is not available right now' });
+      await notice.waitFor({ timeout: 3000 });
+      expect(await notice.getAttribute('class')).toBe('notice is-warning is-inline');
+      await screenshot(page, `chat-ui-notice-${viewport === 'desktop' ? 1280 : 390}-${scheme}`, { fullPage: false });
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await notice.waitFor({ state: 'detached' });
+    } finally {
+      await admin.put('/api/config/global').send({ verticals: { sales: true } }).expect(200);
+      await closePage(page);
+    }
+  });
+
   it('legal tab: the strip keeps the message box in view at 1280x800 and most of a phone for messages; no Enter hint on a phone; no Admin Dashboard link', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const page = await openPage(browser, t.url, viewport);

@@ -61,7 +61,7 @@ async function surfaces(page: Page): Promise<Surface[]> {
     };
     const background = (el) => { for (let e = el; e; e = e.parentElement) { const l = lum(getComputedStyle(e).backgroundColor); if (l !== null) return l; } return 1; };
     const found = [{ selector: 'html', el: document.documentElement }];
-    for (const selector of ['.admin-page', '.admin-panel', '.login-card', '.modal', '.kb-row', '.analytics-card', '.config-card', '.cv-message', '.cv-gap', '.budget-bar', '.kb-field textarea', 'input', 'select']) {
+    for (const selector of ['.admin-page', '.admin-panel', '.login-card', '.modal', '.kb-row', '.analytics-card', '.config-card', '.cv-message', '.cv-gap', '.budget-bar', '.kb-field textarea', '.notice', 'input', 'select']) {
       const el = [...document.querySelectorAll(selector)].find((e) => e.getClientRects().length > 0);
       if (el) found.push({ selector, el });
     }
@@ -161,7 +161,14 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete knowledge item?' }).waitFor();
     await check(page, 'knowledge-delete-confirm');
-    await page.getByRole('dialog', { name: 'Delete knowledge item?' }).getByRole('button', { name: 'Cancel' }).click();
+    // Confirmed: the notice with Undo (the console's toast), then Undo puts the item back.
+    await page.getByRole('dialog', { name: 'Delete knowledge item?' }).getByRole('button', { name: 'Delete' }).click();
+    const notices = page.getByRole('region', { name: 'Notifications' });
+    await notices.getByRole('button', { name: 'Undo' }).waitFor();
+    await check(page, 'knowledge-deleted-notice');
+    await page.setViewportSize(VIEWPORTS[0]);
+    await notices.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('list', { name: 'Knowledge Items' }).getByRole('button').nth(2).waitFor();
     // On a phone the editor is under the list: opening an item brings it into view.
     await page.setViewportSize(VIEWPORTS[1]);
     await page.getByRole('list', { name: 'Knowledge Items' }).getByRole('button').nth(2).click();

@@ -1,9 +1,11 @@
-import { X } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import './notices.css';
 
-/** 'error' notices are announced at once (role="alert"); the others politely (role="status"). */
-export type NoticeTone = 'info' | 'success' | 'error';
+/** 'error' and 'warning' notices are announced at once (role="alert"); the others politely (role="status"). */
+export type NoticeTone = 'info' | 'success' | 'warning' | 'error';
+
+const ICONS = { info: Info, success: CircleCheck, warning: TriangleAlert, error: CircleAlert } as const;
 
 export interface Notice {
   id: number;
@@ -38,30 +40,50 @@ export function useNotices() {
 
 export type Notify = ReturnType<typeof useNotices>['notify'];
 
-function NoticeView({ notice, onDismiss, closeLabel }: { notice: Notice; onDismiss(id: number): void; closeLabel: string }) {
+export interface NoticeBoxProps {
+  text: string;
+  tone: NoticeTone;
+  /** A button inside the notice (e.g. Undo); the notice closes when it is pressed. */
+  action?: { label: string; run(): void };
+  /** Milliseconds before it closes by itself; 0 or absent keeps it until closed. */
+  timeoutMs?: number;
+  onDismiss(): void;
+  closeLabel: string;
+  /** In the page's flow (the chat page, above the conversation) rather than in a toast stack. */
+  inline?: boolean;
+}
+
+/**
+ * One notice, the only one of the app: a toast of the console's stack (NoticeStack) or a notice in
+ * the chat page's flow (`inline`). Its tone gives its colours, icon and how urgently screen readers
+ * hear it; it can be dismissed, and may close by itself or carry one action.
+ */
+export function NoticeBox({ text, tone, action, timeoutMs, onDismiss, closeLabel, inline }: NoticeBoxProps) {
   const dismissRef = useRef(onDismiss);
   dismissRef.current = onDismiss;
   useEffect(() => {
-    if (!notice.timeoutMs) return;
-    const timer = setTimeout(() => dismissRef.current(notice.id), notice.timeoutMs);
+    if (!timeoutMs) return;
+    const timer = setTimeout(() => dismissRef.current(), timeoutMs);
     return () => clearTimeout(timer);
-  }, [notice.id, notice.timeoutMs]);
+  }, [timeoutMs]);
+  const Icon = ICONS[tone];
   return (
-    <div className={`notice is-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-      <p className="notice-text">{notice.text}</p>
-      {notice.action && (
+    <div className={`notice is-${tone}${inline ? ' is-inline' : ''}`} role={tone === 'error' || tone === 'warning' ? 'alert' : 'status'}>
+      <Icon className="notice-icon" size={18} aria-hidden="true" />
+      <p className="notice-text">{text}</p>
+      {action && (
         <button
           type="button"
           className="notice-action"
           onClick={() => {
-            notice.action!.run();
-            onDismiss(notice.id);
+            action.run();
+            onDismiss();
           }}
         >
-          {notice.action.label}
+          {action.label}
         </button>
       )}
-      <button type="button" className="notice-close" aria-label={closeLabel} onClick={() => onDismiss(notice.id)}>
+      <button type="button" className="notice-close" aria-label={closeLabel} title={closeLabel} onClick={onDismiss}>
         <X size={16} aria-hidden="true" />
       </button>
     </div>
@@ -73,7 +95,7 @@ export function NoticeStack({ notices, onDismiss, label = 'Notifications', close
   return (
     <section className="notice-stack" aria-label={label}>
       {notices.map((notice) => (
-        <NoticeView key={notice.id} notice={notice} onDismiss={onDismiss} closeLabel={closeLabel} />
+        <NoticeBox key={notice.id} text={notice.text} tone={notice.tone} action={notice.action} timeoutMs={notice.timeoutMs} onDismiss={() => onDismiss(notice.id)} closeLabel={closeLabel} />
       ))}
     </section>
   );

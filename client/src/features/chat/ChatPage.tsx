@@ -5,6 +5,7 @@ import { DEFAULT_LANGUAGE, getLanguageByCode, type Language } from '@shared/cata
 import { getVertical, VERTICALS, type Vertical, type VerticalId } from '@shared/catalog/verticals';
 import type { ReplySource } from '@shared/contracts/chat';
 import type { VisitorConversation } from '@shared/contracts/conversations';
+import { NoticeBox } from '../../components/Notices';
 import { isRememberedAdmin } from '../../lib/admin-hint';
 import type { ChatMessage } from '../../lib/reply-stream';
 import type { ChatConnectionOptions } from './api/chat-connection';
@@ -17,7 +18,6 @@ import { JurisdictionBar, LegalNotice } from './components/JurisdictionBar';
 import { JurisdictionModal } from './components/JurisdictionModal';
 import { LanguageSelect } from './components/LanguageSelect';
 import { MessageList } from './components/MessageList';
-import { Notice } from './components/Notice';
 import { RateLimitNotice } from './components/RateLimitNotice';
 import { SourcePanel } from './components/SourcePanel';
 import { VerticalIcon } from './components/VerticalIcon';
@@ -287,7 +287,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
         <ChatHeader status={status} />
         <main className="chat-main">
           <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} />
-          <Notice message={notice} onDismiss={() => setNotice(null)} />
+          {notice && <NoticeBox inline tone="warning" text={notice} closeLabel={t.notice.dismiss} onDismiss={() => setNotice(null)} />}
           <section
             id={PANEL_ID}
             className={vertical.requiresJurisdiction ? 'chat-panel is-legal' : 'chat-panel'}
