@@ -155,8 +155,6 @@ export class RedisReplyStreams {
   private readonly taking = new Set<string>();
   /** No takeovers before this (just after this server (re)gained Redis). */
   private quietUntil = 0;
-  /** Replies taken over by this server, and outcomes of attempts (tests and the bench read them). */
-  readonly takeovers = { taken: 0, interrupted: 0 };
   private lastWarning = 0;
   private readonly outage: RedisOutageLog;
 
@@ -541,7 +539,6 @@ export class RedisReplyStreams {
       const spec = start.get('q');
       const visitorKey = start.get('o') ?? '';
       if (next <= MAX_TAKEOVERS && spec !== undefined && handler.accepting() && handler.take({ replyId, visitorKey, spec, lastSeq, attempt: next })) {
-        this.takeovers.taken += 1;
         this.logger.log(`Reply ${replyId} taken over from a stopped server (attempt ${next})`);
         return 'taken';
       }
@@ -550,7 +547,6 @@ export class RedisReplyStreams {
         .xadd(key, `0-${lastSeq + 2}`, 'k', 'error', 'c', 'reply_interrupted', 'm', INTERRUPTED_MESSAGE)
         .pexpire(key, this.options.endedTtlMs)
         .exec();
-      this.takeovers.interrupted += 1;
       return 'interrupted';
     } catch (error) {
       this.warn(`A reply takeover failed: ${(error as Error).message}`);
