@@ -411,6 +411,7 @@ interface KillReport {
   takenOverCompleted: number;
   takenOverTextMismatch: number;
   takeoverDoneAfterMs: number[];
+  unacknowledged: number;
   interrupted: number;
   interruptedAfterMs: number[];
   reaskedCompleted: number;
@@ -507,14 +508,16 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
         interruptedAfterMs: dropped.filter((r) => r.error?.code === 'reply_interrupted').map((r) => r.endedAt! - killedAt),
         reaskedCompleted: reasked.filter((r) => r.done).length,
         reaskedTotal: reasked.length,
-        // Lost: no complete reply for the visitor (interrupted, no final frame, or resume refused).
-        lost: dropped.filter((r) => !r.done).length,
+        // Never acknowledged before the drop: the client has no reply id to resume (asked again below).
+        unacknowledged: dropped.filter((r) => r.error?.code === 'unacknowledged').length,
+        // Lost: a reply the client could resume that did not end complete (interrupted, no final frame, or resume refused).
+        lost: dropped.filter((r) => !r.done && r.error?.code !== 'unacknowledged').length,
         otherFailures: failures,
         framesLost: checks.reduce((s, c) => s + c.lost, 0),
         framesDuplicated: checks.reduce((s, c) => s + c.duplicated, 0),
         completedDuringAndAfter: after.filter((r) => r.done).length,
       };
-      for (const r of dropped.filter((x) => !x.done).slice(0, 5)) log(`  lost: ${r.requestId} ${r.replyId ?? '(no ack)'} ${r.error?.code}`);
+      for (const r of dropped.filter((x) => !x.done && x.error?.code !== 'unacknowledged').slice(0, 5)) log(`  lost: ${r.requestId} ${r.replyId ?? '(no ack)'} ${r.error?.code}`);
     } else {
       await Promise.race([Promise.all(clients.map((c) => c.stop())), sleep(REPLY_TIMEOUT_MS + 5000)]);
     }
@@ -607,7 +610,8 @@ function report(rows: Row[], kill: KillReport | undefined): void {
       `; text after the restart differing from chat:done: ${kill.takenOverTextMismatch}`);
     out.push(`  ended reply_interrupted: ${kill.interrupted}` +
       (kill.interruptedAfterMs.length ? ` (${fmt(Math.min(...kill.interruptedAfterMs) / 1000, 1)}-${fmt(Math.max(...kill.interruptedAfterMs) / 1000, 1)} s after the kill)` : '') +
-      `; lost (no complete reply: interrupted, no final frame, or resume refused; goal 0): ${kill.lost}`);
+      `; lost (a reply with an id that did not end complete: interrupted, no final frame, or resume refused; goal 0): ${kill.lost}`);
+    out.push(`  chat:send not acknowledged before the drop (the client has no reply id to resume; asked again): ${kill.unacknowledged}`);
     out.push(`  asked again after the interruption: ${kill.reaskedTotal}, answered: ${kill.reaskedCompleted}`);
     out.push(`  replies completed from the kill to the end: ${kill.completedDuringAndAfter}; frames lost / duplicated in them: ${kill.framesLost} / ${kill.framesDuplicated}; other failures: ${Object.keys(kill.otherFailures).length ? JSON.stringify(kill.otherFailures) : 'none'}`);
   }
