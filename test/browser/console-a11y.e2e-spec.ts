@@ -74,6 +74,7 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
   let browser: Browser;
   const found: Record<string, Violation[]> = {};
   const wrongScheme: Record<string, Surface[]> = {};
+  const hiddenTab: string[] = [];
 
   /** Every viewport and scheme: the screenshot, and axe's verdict recorded under `name`. */
   async function check(page: Page, name: string): Promise<void> {
@@ -90,6 +91,9 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
           scheme === 'dark' ? !(s.background < 0.05 && s.text > 0.5) : !(s.background > 0.5 && s.text < 0.1),
         );
         if (wrong.length) wrongScheme[`${name} ${viewport.width} ${scheme}`] = wrong;
+        // The selected console tab is in view in its tab bar (which scrolls sideways on a phone).
+        const tabShown = await page.evaluate(`(() => { const tab = document.querySelector('.admin-tab.is-active'); if (!tab) return true; const t = tab.getBoundingClientRect(); const b = tab.parentElement.getBoundingClientRect(); return t.left >= b.left - 1 && t.right <= b.right + 1; })()`);
+        if (!tabShown) hiddenTab.push(`${name} ${viewport.width} ${scheme}`);
       }
     }
   }
@@ -183,6 +187,7 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
     await page.getByRole('dialog').waitFor();
     await check(page, 'agent-dialog');
     await context.close();
+    expect(hiddenTab).toEqual([]);
     expect(wrongScheme).toEqual({});
     expect(found).toEqual({});
   }, 240000);

@@ -1,5 +1,5 @@
 import { BookOpen, ChartColumn, MessagesSquare, Settings, Wallet, type LucideIcon } from 'lucide-react';
-import { useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { AnalyticsTab } from '../analytics/AnalyticsTab';
 import { BudgetsTab } from '../budgets/BudgetsTab';
 import { ConfigurationTab } from '../configuration/ConfigurationTab';
@@ -49,6 +49,23 @@ export function AdminConsole() {
     }),
     [knowledgeDraft],
   );
+
+  // On a phone the tab bar scrolls sideways: the selected tab is kept in view (chosen from another
+  // tab, or the phone turned), scrolling the bar alone, never the page.
+  useEffect(() => {
+    const tab = tabRefs.current[TABS.findIndex((t) => t.id === active)];
+    const bar = tab?.parentElement;
+    if (!tab || !bar) return;
+    const reveal = () => {
+      const t = tab.getBoundingClientRect();
+      const b = bar.getBoundingClientRect();
+      if (t.left < b.left) bar.scrollLeft -= b.left - t.left + 4;
+      else if (t.right > b.right) bar.scrollLeft += t.right - b.right + 4;
+    };
+    reveal();
+    window.addEventListener('resize', reveal);
+    return () => window.removeEventListener('resize', reveal);
+  }, [active]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
