@@ -284,6 +284,45 @@ describe('kept conversations', () => {
     expect((await storedMessages(t, third[1].conversationId)).map((m) => m.content).slice(-2)).toEqual(['Third question 1', 'Third answer 1']);
   });
 
+  it('lets turn starts a few ms apart (a burst of first frames) share one write; an end takes a waiting start along', async () => {
+    const conversations = t.app.get(ConversationsService);
+    const visitors = Array.from({ length: 3 }, () => ({ key: randomUUID(), returning: true }));
+    const open = (visitor: { key: string; returning: boolean }, question: string) =>
+      conversations.openTurn(visitor, { vertical: 'sales' }, { replyId: randomUUID(), requestId: randomUUID(), channel: 'socket', language: 'en', question, claimedHistory: [] });
+    const first = await Promise.all(visitors.map((v, i) => open(v, `Opening question ${i}`)));
+    for (const turn of first) conversations.saveStart(turn);
+    await conversations.writer.flush();
+    const turns = await Promise.all(visitors.map((v, i) => open(v, `Burst question ${i}`)));
+    const inserts = () => spy.mock.calls.filter(([sql]) => /^\s*INSERT INTO conversation_messages/i.test(String(sql))).length;
+    const runner = t.dataSource.driver.createQueryRunner('master');
+    const proto = Object.getPrototypeOf(runner) as { query: (sql: string, ...rest: unknown[]) => Promise<unknown> };
+    await runner.release();
+    const spy = jest.spyOn(proto, 'query');
+    try {
+      const started = Date.now();
+      for (const turn of turns) {
+        conversations.saveStart(turn);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await eventually(async () => (await storedMessages(t, turns[2].conversationId)).some((m) => m.content === 'Burst question 2'), 2000, 'the burst to be stored');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(inserts()).toBe(1);
+      for (const [i, turn] of turns.entries()) {
+        expect((await storedMessages(t, turn.conversationId)).slice(-2)).toEqual([
+          { role: 'user', content: `Burst question ${i}`, status: 'complete' },
+          { role: 'agent', content: '', status: 'streaming' },
+        ]);
+      }
+      // A start alone and its end right after: written together.
+      const late = await open(visitors[0], 'Late question');
+      conversations.saveStart(late);
+      await conversations.saveEnd(late, { status: 'complete', text: 'Late answer', answered: true, executionMs: 5, ttftMs: 1 }, 5000);
+      expect((await storedMessages(t, late.conversationId)).slice(-2).map((m) => m.content)).toEqual(['Late question', 'Late answer']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('refuses a cross-site "New chat" or delete (403) and a New chat without a vertical (400)', async () => {
     const cookie = await newVisitorCookie(t.url);
     await request(t.url).delete('/api/visitor/conversations').set('Cookie', cookie).set('Origin', 'https://evil.example').expect(403);

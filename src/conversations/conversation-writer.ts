@@ -46,6 +46,11 @@ export class ConversationWriter {
   private pending: Pending[] = [];
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (performance.now()), and whether it is a retry after a failure. */
+  private timerDue = Infinity;
+  private timerIsRetry = false;
+  /** When the most urgent op queued since the last write is due (see enqueue's deferMs). */
+  private nextDue = Infinity;
   private closed = false;
 
   constructor(private readonly dataSource: DataSource) {}
@@ -54,8 +59,12 @@ export class ConversationWriter {
     return this.pending.length;
   }
 
-  /** Queues a write; the promise resolves once it is stored (or skipped, or given up on). Never rejects. */
-  enqueue(op: WriteOp): Promise<void> {
+  /**
+   * Queues a write; the promise resolves once it is stored (or skipped, or given up on). Never
+   * rejects. `deferMs`: the write may wait that long for others to join its batch (it goes
+   * sooner with any write queued without delay, and with flush()).
+   */
+  enqueue(op: WriteOp, deferMs = 0): Promise<void> {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     this.pending.push({ op, tries: 0, settle });
@@ -64,7 +73,8 @@ export class ConversationWriter {
       for (const entry of dropped) entry.settle();
       this.logger.error(`Dropped ${dropped.length} conversation writes: the database has been unavailable too long`);
     }
-    this.schedule(0);
+    this.nextDue = Math.min(this.nextDue, performance.now() + deferMs);
+    this.schedule(false);
     return settled;
   }
 
@@ -81,24 +91,36 @@ export class ConversationWriter {
     clearTimeout(this.timer);
   }
 
-  private schedule(delayMs: number): void {
-    if (this.timer || this.running || this.closed) return;
+  /** Arms the timer for the next write: when the most urgent queued op is due, or a retry after a failure. */
+  private schedule(retry: boolean): void {
+    // A retry waits its turn however urgent the new ops are (no busy loop while the database is away).
+    if (this.running || this.closed || this.pending.length === 0 || this.timerIsRetry) return;
+    const due = retry ? performance.now() + RETRY_MS : this.nextDue;
+    if (this.timer && this.timerDue <= due) return;
+    clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timerIsRetry = retry;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.timerDue = Infinity;
+      this.timerIsRetry = false;
       void this.writeNext();
-    }, delayMs);
-    if (delayMs > 0) this.timer.unref();
+    }, Math.max(0, Math.ceil(due - performance.now())));
+    if (retry) this.timer.unref();
   }
 
   private writeNext(): Promise<void> {
     if (this.running) return this.running;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerDue = Infinity;
+    this.timerIsRetry = false;
     const batch = this.pending;
     this.pending = [];
+    this.nextDue = Infinity;
     this.running = this.write(batch).finally(() => {
       this.running = undefined;
-      if (this.pending.length > 0) this.schedule(this.pending.some((p) => p.tries > 0) ? RETRY_MS : 0);
+      if (this.pending.length > 0) this.schedule(this.pending.some((p) => p.tries > 0));
     });
     return this.running;
   }

@@ -42,6 +42,13 @@ import type { Visitor } from './visitor-identity';
 /** Rows read for the history (some may be skipped: empty or failed replies). */
 const HISTORY_ROWS = MAX_HISTORY_ENTRIES * 2;
 const TITLE_CHARS = 200;
+/**
+ * How long a turn's start may wait for others to join its batch: replies starting together (a
+ * burst) are written by one transaction after their first frames rather than one each among
+ * them (each commit also costs the read connections their page cache). A turn's end, and any
+ * read of the conversations (which flushes), writes it at once.
+ */
+const START_DEFER_MS = 50;
 /** Open conversations the chat page gets back (one per vertical and legal jurisdiction). */
 const VISITOR_CONVERSATION_LIMIT = 50;
 
@@ -371,7 +378,7 @@ export class ConversationsService implements OnApplicationShutdown {
           at: new Date(turn.startedAt).toISOString(),
         });
       },
-    } satisfies TurnWriteOp as WriteOp);
+    } satisfies TurnWriteOp as WriteOp, START_DEFER_MS);
   }
 
   /**
