@@ -221,7 +221,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
         socket.emit('chat:delta', { requestId, text: frame.text, seq: frame.seq });
         break;
       case 'restart':
-        socket.emit('chat:restart', { requestId, seq: frame.seq });
+        socket.emit('chat:restart', { requestId, seq: frame.seq, attempt: frame.attempt });
         break;
       case 'done':
         socket.emit('chat:done', { requestId, data: frame.data, seq: frame.seq });

@@ -64,7 +64,7 @@ function errorBody(error: unknown): { code: string; message: string } {
 }
 
 /** Why a running chat was stopped by us (rather than by the visitor). */
-type StopReason = 'agent_timeout' | 'chat_timeout' | 'shutdown';
+type StopReason = 'agent_timeout' | 'chat_timeout' | 'shutdown' | 'taken_over';
 
 const LOCAL_AGENT: AgentDefinition = {
   agentId: 'local-responder',
@@ -143,7 +143,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const ids: TurnIds = { userMessageId: newUsageEventId(), startedAt: Date.now(), resumed: false };
     // With REDIS_URL the turn goes with the stream's start: another server asks it again if this one stops.
     const spec = this.streams.distributed ? JSON.stringify(this.specOf(request, options, ids)) : undefined;
-    const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, () => stop('cancelled'), spec);
+    const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, (reason) => stop(reason), spec);
     const result = this.execute(request, options, producer, stopped, ids);
     if (options.slot) void result.finally(() => options.slot?.release()).catch(() => undefined);
     this.track(`${options.channel}:${replyId}`, stop, result);
@@ -189,7 +189,7 @@ export class ChatService implements BeforeApplicationShutdown {
     if (typeof spec?.query !== 'string' || !KNOWLEDGE_VERTICAL_IDS.includes(spec.vertical)) return false;
     let stop!: (reason: StopReason | 'cancelled') => void;
     const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
-    const producer = this.streams.resume(job, () => stop('cancelled'));
+    const producer = this.streams.resume(job, (reason) => stop(reason));
     const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning } };
     const result = this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true });
     this.track(`${options.channel}:${job.replyId}`, stop, result);
@@ -319,6 +319,12 @@ export class ChatService implements BeforeApplicationShutdown {
       if (upstream.signal.aborted) throw new LlmError('cancelled', 'The request was cancelled.');
       if (text.trim() === '') throw new LlmError('bad_response', 'The AI provider returned an empty reply.');
     } catch (error) {
+      if (stopReason === 'taken_over') {
+        // Another server took the reply over while this one stalled: it writes the usage event and the message.
+        await budget?.settle(0, 0);
+        this.conversations.dropTurn(turn);
+        throw new AppError('reply_interrupted', 'The reply was taken over by another server.');
+      }
       // What the visitor already got stays: a stopped reply keeps its text.
       coalescer.flush();
       const failure = this.describeFailure(error, stopReason);

@@ -359,6 +359,11 @@ export class ConversationsService implements OnApplicationShutdown {
     return turn;
   }
 
+  /** A turn another server took over (it writes the turn): nothing more of it is written from here. */
+  dropTurn(turn: Turn): void {
+    this.turns.delete(turn.replyId);
+  }
+
   /** The question and the streaming reply, stored (batched) once the reply's first frame is out. */
   saveStart(turn: Turn): void {
     if (turn.saved) return;

@@ -75,6 +75,8 @@ interface Options {
   endedTtlMs: number;
   onControl(message: ControlMessage): void;
   takeover?: TakeoverHandler;
+  /** Redis refused a frame of a reply of this server: another server took it over. */
+  onFenced?(replyId: string): void;
 }
 
 /** What a takeover attempt found or did. */
@@ -252,12 +254,6 @@ export class RedisReplyStreams {
     );
   }
 
-  /** A reply taken over: in this server's running list (its restart frame follows). */
-  adopt(replyId: string): void {
-    const running = this.runningKey(this.serverId);
-    this.send(replyId, () => this.cmd.multi().sadd(running, replyId).pexpire(running, this.options.runningTtlMs).exec());
-  }
-
   append(replyId: string, frame: ReplyFrame): void {
     const key = this.key(replyId);
     const id = `0-${frame.seq + 1}`;
@@ -375,7 +371,7 @@ export class RedisReplyStreams {
       setTimeout(() => this.broken.delete(replyId), this.options.runningTtlMs).unref();
       if (/equal or smaller/i.test(error.message)) {
         // Another server took the reply over (this one missed its heartbeat): its stream is theirs now.
-        this.logger.warn(`Reply ${replyId} was taken over by another server; its stream is no longer written from here`);
+        this.options.onFenced?.(replyId);
         return;
       }
       if (isRedisConnectionError(error)) this.outage.commandFailed('reply streams', error);
@@ -538,15 +534,30 @@ export class RedisReplyStreams {
       this.cmd.srem(this.runningKey(producer), replyId).catch(() => undefined);
       const spec = start.get('q');
       const visitorKey = start.get('o') ?? '';
-      if (next <= MAX_TAKEOVERS && spec !== undefined && handler.accepting() && handler.take({ replyId, visitorKey, spec, lastSeq, attempt: next })) {
+      if (next <= MAX_TAKEOVERS && spec !== undefined && handler.accepting()) {
+        // The restart frame goes in first: if the old producer wrote its next frame meanwhile (it
+        // was only slow), Redis refuses this one and the reply stays with it.
+        const running = this.runningKey(this.serverId);
+        const written = await this.cmd
+          .multi()
+          .xadd(key, `0-${lastSeq + 2}`, 'k', 'restart', 's', this.serverId, 'n', String(next))
+          .sadd(running, replyId)
+          .pexpire(running, this.options.runningTtlMs)
+          .exec();
+        const refused = written?.[0]?.[0];
+        if (refused) {
+          this.cmd.srem(running, replyId).catch(() => undefined);
+          if (/equal or smaller/i.test(refused.message)) return 'alive';
+          throw refused;
+        }
+        if (!handler.take({ replyId, visitorKey, spec, restartSeq: lastSeq + 1, attempt: next })) {
+          await this.interrupt(key, lastSeq + 1);
+          return 'interrupted';
+        }
         this.logger.log(`Reply ${replyId} taken over from a stopped server (attempt ${next})`);
         return 'taken';
       }
-      await this.cmd
-        .multi()
-        .xadd(key, `0-${lastSeq + 2}`, 'k', 'error', 'c', 'reply_interrupted', 'm', INTERRUPTED_MESSAGE)
-        .pexpire(key, this.options.endedTtlMs)
-        .exec();
+      await this.interrupt(key, lastSeq);
       return 'interrupted';
     } catch (error) {
       this.warn(`A reply takeover failed: ${(error as Error).message}`);
@@ -554,6 +565,15 @@ export class RedisReplyStreams {
     } finally {
       this.taking.delete(replyId);
     }
+  }
+
+  /** Ends a reply's stream with reply_interrupted after frame `lastSeq`. */
+  private async interrupt(key: string, lastSeq: number): Promise<void> {
+    await this.cmd
+      .multi()
+      .xadd(key, `0-${lastSeq + 2}`, 'k', 'error', 'c', 'reply_interrupted', 'm', INTERRUPTED_MESSAGE)
+      .pexpire(key, this.options.endedTtlMs)
+      .exec();
   }
 
   /**

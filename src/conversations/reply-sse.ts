@@ -29,7 +29,7 @@ export function sendFrame(res: Response, requestId: string, frame: ReplyFrame): 
       sendEvent(res, 'chat:delta', { requestId, text: frame.text, seq: frame.seq }, frame.seq);
       return false;
     case 'restart':
-      sendEvent(res, 'chat:restart', { requestId, seq: frame.seq }, frame.seq);
+      sendEvent(res, 'chat:restart', { requestId, seq: frame.seq, attempt: frame.attempt }, frame.seq);
       return false;
     case 'done':
       sendEvent(res, 'chat:done', { requestId, data: frame.data, seq: frame.seq }, frame.seq);

@@ -21,7 +21,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { ReplyData } from '../shared/contracts/chat';
-import { RedisReplyStreams, type ControlMessage } from './redis-reply-streams';
+import { INTERRUPTED_MESSAGE, RedisReplyStreams, type ControlMessage } from './redis-reply-streams';
 
 /** How long a reply's frames stay readable after it ended (then the stored message is the source). */
 export const REPLY_STREAM_TTL_MS = 60_000;
@@ -54,14 +54,15 @@ export function textOf(frames: readonly ReplyFrame[]): string {
 }
 
 /**
- * A reply whose server stopped (its heartbeat expired) that this server claimed: it is asked again
- * from `spec` (what ChatService stored at its start) and continues its stream after `lastSeq`.
+ * A reply whose server stopped (its heartbeat expired) that this server claimed and wrote the
+ * restart frame of: it is asked again from `spec` (what ChatService stored at its start).
  */
 export interface TakeoverJob {
   replyId: string;
   visitorKey: string;
   spec: string;
-  lastSeq: number;
+  /** The seq of its restart frame (already in the Redis stream). */
+  restartSeq: number;
   /** 1 for the first takeover, 2 for the second. */
   attempt: number;
 }
@@ -89,13 +90,28 @@ export interface ReplySnapshot {
   ended: boolean;
 }
 
+/** A follower of a reply of this server: moved to the Redis stream if another server takes the reply over. */
+interface LocalFollower {
+  listener: FrameListener;
+  /** The last seq it was given. */
+  last: number;
+  /** Ends the follow (here, or on the Redis stream once moved). */
+  stop: () => void;
+}
+
 interface LocalReply {
   id: string;
   owner: ReplyOwner;
   frames: ReplyFrame[];
   ended: boolean;
+  /** 0 for a reply begun here, n for one this server took over (its n-th takeover). */
+  attempt: number;
+  /** Another server took it over (this one stalled past its heartbeat): nothing more is written from here. */
+  yielded: boolean;
   listeners: Set<FrameListener>;
-  cancel: () => void;
+  followers: Map<FrameListener, LocalFollower>;
+  /** Stops the reply: a visitor's stop ('cancelled'), or 'taken_over' (stop quietly: another server writes it). */
+  cancel: (reason: 'cancelled' | 'taken_over') => void;
   expiry?: NodeJS.Timeout;
 }
 
@@ -108,6 +124,29 @@ export interface ReplyProducer {
   delta(text: string): number;
   /** Appends the final frame (once); the stream expires REPLY_STREAM_TTL_MS later. */
   end(frame: FinalFrameInput): FinalFrame;
+}
+
+/**
+ * For a follower of a reply this server gave up (another server took it over while this one
+ * stalled): it already has this server's frames up to `last`, which may differ from the stream's,
+ * so it skips everything up to the taker's restart frame (the first with a higher attempt than
+ * `attempt`, whatever its seq), then gets each later frame once.
+ */
+export function afterRestart(last: number, attempt: number, listener: FrameListener): FrameListener {
+  let restarted = false;
+  let seen = last;
+  return (frame) => {
+    if (!restarted) {
+      if (frame.kind !== 'restart' || frame.attempt <= attempt) return;
+      restarted = true;
+      seen = frame.seq;
+      listener(frame);
+      return;
+    }
+    if (frame.seq <= seen) return;
+    seen = frame.seq;
+    listener(frame);
+  };
 }
 
 /** Delivers each seq once, in order, whatever mix of backlog and live frames arrives. */
@@ -136,6 +175,7 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
         maxReplyMs: config.chatTimeoutMs,
         endedTtlMs: REPLY_STREAM_TTL_MS,
         onControl: (message) => this.onControl(message),
+        onFenced: (replyId) => this.yieldReply(replyId),
         takeover: {
           accepting: () => this.takeover?.accepting() ?? false,
           take: (job) => this.takeover?.take(job) ?? false,
@@ -167,18 +207,18 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
    * Registers a new reply of this server; `cancel` stops it (an explicit stop, never a lost
    * connection). `spec` (with REDIS_URL): what another server needs to ask it again if this one stops.
    */
-  begin(replyId: string, owner: ReplyOwner, cancel: () => void, spec?: string): ReplyProducer {
+  begin(replyId: string, owner: ReplyOwner, cancel: (reason: 'cancelled' | 'taken_over') => void, spec?: string): ReplyProducer {
     this.redis?.begin(replyId, owner, spec);
-    return this.register(replyId, owner, 0, cancel);
+    return this.register(replyId, owner, 0, 0, cancel);
   }
 
   /**
-   * Continues the stream of a reply taken over from a stopped server: a `restart` frame after
-   * `lastSeq`, then the reply written again.
+   * Continues the stream of a reply taken over from a stopped server: its `restart` frame (seq
+   * `lastSeq`, already in Redis), then the reply written again.
    */
-  resume(job: TakeoverJob, cancel: () => void): ReplyProducer {
-    this.redis?.adopt(job.replyId);
-    const producer = this.register(job.replyId, { visitorKey: job.visitorKey }, job.lastSeq, cancel);
+  resume(job: TakeoverJob, cancel: (reason: 'cancelled' | 'taken_over') => void): ReplyProducer {
+    const producer = this.register(job.replyId, { visitorKey: job.visitorKey }, job.restartSeq - 1, job.attempt, cancel);
+    // Already in the Redis stream (written with the claim).
     producer.restart(job.attempt);
     return producer;
   }
@@ -188,13 +228,19 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
     this.takeover = handler;
   }
 
-  private register(replyId: string, owner: ReplyOwner, base: number, cancel: () => void): ReplyProducer & { restart(attempt: number): void } {
-    const reply: LocalReply = { id: replyId, owner, frames: [], ended: false, listeners: new Set(), cancel };
+  private register(
+    replyId: string,
+    owner: ReplyOwner,
+    base: number,
+    attempt: number,
+    cancel: (reason: 'cancelled' | 'taken_over') => void,
+  ): ReplyProducer & { restart(attempt: number): void } {
+    const reply: LocalReply = { id: replyId, owner, frames: [], ended: false, attempt, yielded: false, listeners: new Set(), followers: new Map(), cancel };
     this.local.set(replyId, reply);
     const nextSeq = () => base + reply.frames.length + 1;
-    const publish = (frame: ReplyFrame) => {
+    const publish = (frame: ReplyFrame, mirror = true) => {
       reply.frames.push(frame);
-      this.redis?.append(replyId, frame);
+      if (mirror) this.redis?.append(replyId, frame);
       for (const listener of reply.listeners) {
         try {
           listener(frame);
@@ -208,7 +254,7 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
       get ended() {
         return reply.ended;
       },
-      restart: (attempt) => publish({ seq: nextSeq(), kind: 'restart', attempt }),
+      restart: (n) => publish({ seq: nextSeq(), kind: 'restart', attempt: n }, false),
       delta: (text) => {
         if (reply.ended) return nextSeq() - 1;
         const seq = nextSeq();
@@ -216,12 +262,14 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
         return seq;
       },
       end: (input) => {
+        if (reply.yielded) return { ...input, seq: nextSeq() } as FinalFrame;
         const last = reply.frames[reply.frames.length - 1];
         if (reply.ended && last && isFinal(last)) return last;
         const frame = { ...input, seq: nextSeq() } as FinalFrame;
         reply.ended = true;
         publish(frame);
         reply.listeners.clear();
+        reply.followers.clear();
         reply.expiry = setTimeout(() => this.local.delete(replyId), REPLY_STREAM_TTL_MS);
         reply.expiry.unref();
         return frame;
@@ -238,10 +286,20 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
     const reply = this.local.get(replyId);
     if (reply) {
       if (reply.owner.visitorKey !== visitorKey) return { ok: false, code: 'forbidden' };
-      for (const frame of reply.frames) deliver(frame);
+      const follower: LocalFollower = { listener, last: after, stop: () => undefined };
+      const tracked = onceEach(after, (frame) => {
+        follower.last = frame.seq;
+        listener(frame);
+      });
+      for (const frame of reply.frames) tracked(frame);
       if (reply.ended) return { ok: true, stop: () => undefined };
-      reply.listeners.add(deliver);
-      return { ok: true, stop: () => reply.listeners.delete(deliver) };
+      reply.listeners.add(tracked);
+      reply.followers.set(tracked, follower);
+      follower.stop = () => {
+        reply.listeners.delete(tracked);
+        reply.followers.delete(tracked);
+      };
+      return { ok: true, stop: () => follower.stop() };
     }
     if (!this.redis) return { ok: false, code: 'not_found' };
     return this.redis.follow(replyId, visitorKey, deliver);
@@ -301,15 +359,48 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
   private cancelLocal(replyId: string, visitorKey: string): boolean {
     const reply = this.local.get(replyId);
     if (!reply || reply.owner.visitorKey !== visitorKey) return false;
-    if (!reply.ended) reply.cancel();
+    if (!reply.ended) reply.cancel('cancelled');
     return true;
+  }
+
+  /**
+   * Another server took over a reply this server is still writing (this one stalled past its
+   * heartbeat; Redis refused its next frame): it stops quietly (no usage event, no message: the
+   * taker writes them), and its followers here move to the Redis stream, where the taker's restart
+   * frame tells them to discard this server's text.
+   */
+  private yieldReply(replyId: string): void {
+    const reply = this.local.get(replyId);
+    if (!reply || reply.ended || !this.redis) return;
+    this.logger.warn(`Reply ${replyId} was taken over by another server (this one missed its heartbeat): its followers move to the taker`);
+    this.local.delete(replyId);
+    reply.ended = true;
+    reply.yielded = true;
+    const followers = [...reply.followers.values()];
+    reply.listeners.clear();
+    reply.followers.clear();
+    reply.cancel('taken_over');
+    for (const follower of followers) {
+      let stopped = false;
+      follower.stop = () => {
+        stopped = true;
+      };
+      void this.redis.follow(replyId, reply.owner.visitorKey, afterRestart(follower.last, reply.attempt, follower.listener)).then((result) => {
+        if (!result.ok) {
+          if (!stopped) follower.listener({ seq: follower.last + 1, kind: 'error', code: 'reply_interrupted', message: INTERRUPTED_MESSAGE });
+          return;
+        }
+        if (stopped) result.stop();
+        else follower.stop = result.stop;
+      });
+    }
   }
 
   /** Stops the visitor's running replies here and drops every stream of theirs this server wrote. */
   private cancelVisitorLocal(visitorKey: string): void {
     for (const reply of [...this.local.values()]) {
       if (reply.owner.visitorKey !== visitorKey) continue;
-      if (!reply.ended) reply.cancel();
+      if (!reply.ended) reply.cancel('cancelled');
       this.drop(reply);
     }
   }
@@ -319,7 +410,7 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
     for (const id of replyIds) {
       const reply = this.local.get(id);
       if (reply && reply.owner.visitorKey === visitorKey) {
-        if (!reply.ended) reply.cancel();
+        if (!reply.ended) reply.cancel('cancelled');
         this.drop(reply);
       }
     }

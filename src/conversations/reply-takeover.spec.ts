@@ -66,7 +66,7 @@ describeWithRedis('reply takeover (Redis)', () => {
     expect(outcomes.sort()).toEqual(['claimed', 'taken']);
     const jobs = [...jobsB, ...jobsC];
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ replyId: 'r1', visitorKey: 'visitor', lastSeq: 3, attempt: 1 });
+    expect(jobs[0]).toMatchObject({ replyId: 'r1', visitorKey: 'visitor', restartSeq: 4, attempt: 1 });
     expect(JSON.parse(jobs[0].spec)).toMatchObject({ query: 'q', vertical: 'hr' });
   });
 
@@ -79,8 +79,7 @@ describeWithRedis('reply takeover (Redis)', () => {
     const follow = await b.follow('r2', 'visitor', (f) => seen.push(f));
     expect(follow.ok).toBe(true);
     expect(await b.takeOver('r2')).toBe('taken');
-    b.adopt('r2');
-    b.append('r2', { seq: 3, kind: 'restart', attempt: 1 });
+    // The claim wrote the restart frame (seq 3); the taker writes the rest.
     b.append('r2', { seq: 4, kind: 'delta', text: 'whole reply' });
     b.append('r2', { seq: 5, kind: 'done', data: { response: 'whole reply' } as never });
     const deadline = Date.now() + 5000;

@@ -19,6 +19,7 @@ import { dropPostgresSchema, openDataSource } from '../../src/database/data-sour
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
 import { PostgresInstance, RedisInstance } from '../support/service-instances';
 import { ClientSocket, connectClient, distributed, eventually, parseSse, uniqueSchema } from '../support/test-app';
+import { Redis } from 'ioredis';
 import { ServerProcess, startServerProcess } from './support/server-process';
 
 /** 80 pieces 40 ms apart: a reply streams for about 3 s. */
@@ -59,8 +60,18 @@ class Shown {
   text = '';
   restarts = 0;
   lastSeq = 0;
+  attempt = 0;
   deltasAfterRestart = 0;
-  frame(kind: string, seq: number | undefined, text?: string): boolean {
+  frame(kind: string, seq: number | undefined, text?: string, attempt?: number): boolean {
+    if (kind === 'chat:restart' && attempt !== undefined && attempt > this.attempt) {
+      // A newer takeover's restart applies whatever its seq (the client may hold a stalled server's frames).
+      this.attempt = attempt;
+      if (seq !== undefined) this.lastSeq = seq;
+      this.text = '';
+      this.restarts += 1;
+      this.deltasAfterRestart = 0;
+      return true;
+    }
     if (seq !== undefined) {
       if (seq <= this.lastSeq) return false;
       this.lastSeq = seq;
@@ -104,12 +115,13 @@ describe('kill -9 of the server writing replies: another takes them over', () =>
   let a: ServerProcess | undefined;
   let b: ServerProcess | undefined;
   const sockets: ClientSocket[] = [];
+  let env: Record<string, string | undefined>;
 
   beforeAll(async () => {
     mock = await startMockLlmServer();
     services = await backing();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-takeover-'));
-    const env = {
+    env = {
       DATA_DIR: dataDir,
       DATABASE_URL: services.databaseUrl,
       DATABASE_SCHEMA: services.schema,
@@ -198,7 +210,7 @@ describe('kill -9 of the server writing replies: another takes them over', () =>
     let socketDone: { response: string; replyId?: string } | undefined;
     let socketError: { code: string } | undefined;
     let socketEndedAt = 0;
-    onB.on('chat:restart', (p) => p.requestId === 'ask-1-again' && socketShown.frame('chat:restart', p.seq));
+    onB.on('chat:restart', (p) => p.requestId === 'ask-1-again' && socketShown.frame('chat:restart', p.seq, undefined, p.attempt));
     onB.on('chat:delta', (p) => p.requestId === 'ask-1-again' && socketShown.frame('chat:delta', p.seq, p.text));
     onB.on('chat:done', (p) => {
       if (p.requestId !== 'ask-1-again' || !socketShown.frame('chat:done', p.seq)) return;
@@ -218,7 +230,7 @@ describe('kill -9 of the server writing replies: another takes them over', () =>
     const sseEvents: string[] = [];
     await readSse(resumed, (e) => {
       sseEvents.push(e.event);
-      if (!sseShown.frame(e.event, e.id === undefined ? undefined : Number(e.id), e.data.text)) return;
+      if (!sseShown.frame(e.event, e.id === undefined ? undefined : Number(e.id), e.data.text, e.data.attempt)) return;
       if (e.event === 'chat:done') {
         sseDone = e.data.data;
         sseEndedAt = Date.now();
@@ -289,6 +301,74 @@ describe('kill -9 of the server writing replies: another takes them over', () =>
       expect(counts.map((c) => Number(c.message_count))).toEqual([2, 2, 2]);
     } finally {
       await ds.destroy();
+    }
+  }, 120_000);
+
+  it('a server that stalls (SIGSTOP) past its heartbeat mid-reply: B takes the reply over; when it wakes it gives the reply up and its socket follows B: the full reply exactly once, usage and message once', async () => {
+    const serverB = b!;
+    // The model answers this question differently each time: the visitor must end with the taker's
+    // version, the one stored, not the stalled server's.
+    const versions = ['first', 'second'].map((v) => Array.from({ length: TOKENS }, (_, i) => `${i ? ' ' : ''}${v}${i}`).join(''));
+    let asked = 0;
+    mock.configure({ reply: (r) => (JSON.stringify(r.body ?? '').includes('(stalled)') ? versions[Math.min(asked++, 1)] : FULL_REPLY) });
+    const stalled = await startServerProcess(env, 120_000);
+    const redis = new Redis(services.redisUrl);
+    try {
+      const cookie = visitorCookie();
+      const socket = await connectClient(stalled.url, { cookie });
+      sockets.push(socket);
+      const shown = new Shown();
+      let done: { response: string } | undefined;
+      let error: { code: string } | undefined;
+      socket.on('chat:delta', (p) => p.requestId === 'st-1' && shown.frame('chat:delta', p.seq, p.text));
+      socket.on('chat:restart', (p) => p.requestId === 'st-1' && shown.frame('chat:restart', p.seq, undefined, p.attempt));
+      socket.on('chat:done', (p) => p.requestId === 'st-1' && shown.frame('chat:done', p.seq) && (done = p.data));
+      socket.on('chat:error', (p) => p.requestId === 'st-1' && (error = p));
+      const ack = await socket.emitWithAck('chat:send', { requestId: 'st-1', vertical: 'customer-service', query: QUESTION('stalled') });
+      expect(ack.accepted).toBe(true);
+      const replyId = (ack as { replyId: string }).replyId;
+      await eventually(() => shown.lastSeq >= 5, 20_000, 'the first frames');
+      stalled.child.kill('SIGSTOP');
+      const stoppedAt = Date.now();
+      // B's sweep finds the stalled server's heartbeat gone and takes the reply over (restart frame in the stream).
+      await eventually(
+        async () => ((await redis.xrange(`${env.REDIS_PREFIX}:reply:${replyId}`, '-', '+')) as [string, string[]][]).some(([, f]) => f[1] === 'restart'),
+        30_000,
+        'B to take the reply over',
+      );
+      const takenAfter = Date.now() - stoppedAt;
+      stalled.child.kill('SIGCONT');
+      await eventually(() => done ?? error, 30_000, 'the reply to end');
+      console.log(`stalled server (SIGSTOP): taken over by B ${(takenAfter / 1000).toFixed(1)} s after the stop; the socket on the woken server ended with ${done ? 'chat:done' : error?.code}`);
+      expect(error).toBeUndefined();
+      expect(asked).toBe(2);
+      expect(done!.response).toBe(versions[1]);
+      expect(shown.restarts).toBe(1);
+      expect(shown.text).toBe(versions[1]);
+      expect(stalled.output()).toMatch(/taken over by another server/);
+
+      const ds = await openDataSource(loadConfig({}, { dataDir, databaseUrl: services.databaseUrl, databaseSchema: services.schema }));
+      try {
+        const stored = await eventually(async () => {
+          const rows: { content: string; status: string; conversation_id: string }[] = await ds.query(`SELECT content, status, conversation_id FROM conversation_messages WHERE id = $1`, [replyId]);
+          return rows[0]?.status === 'complete' ? rows[0] : undefined;
+        }, 10_000, 'the reply stored');
+        expect(stored.content).toBe(versions[1]);
+        const messages: { role: string }[] = await ds.query(`SELECT role FROM conversation_messages WHERE conversation_id = $1 ORDER BY seq`, [stored.conversation_id]);
+        expect(messages.map((m) => m.role)).toEqual(['user', 'agent']);
+        const usage: { status: string }[] = await ds.query(`SELECT status FROM usage_events WHERE kind = 'chat' AND id = $1`, [replyId]);
+        expect(usage.map((u) => u.status)).toEqual(['success']);
+      } finally {
+        await ds.destroy();
+      }
+      // B is still answering.
+      expect((await fetch(`${serverB.url}/health`)).status).toBe(200);
+    } finally {
+      mock.reset();
+      stalled.child.kill('SIGCONT');
+      stalled.kill();
+      await stalled.exited;
+      redis.disconnect();
     }
   }, 120_000);
 });

@@ -45,7 +45,16 @@ export type ChatDeltaPayload = z.infer<typeof ChatDeltaPayloadSchema>;
  * The server writing the reply stopped and another took it over: discard the reply's text so far,
  * the frames that follow write it again from the start (chat:done then carries the whole text).
  */
-export const ChatRestartPayloadSchema = z.object({ requestId: z.string(), seq });
+export const ChatRestartPayloadSchema = z.object({
+  requestId: z.string(),
+  seq,
+  /**
+   * 1 for the first takeover, 2 for the second. A restart with a higher attempt than the client
+   * has seen is applied even if its seq is not above the client's last (the client was following
+   * a server that stalled and wrote frames the taker replaced); the frames after it follow its seq.
+   */
+  attempt: z.number().int().optional(),
+});
 export type ChatRestartPayload = z.infer<typeof ChatRestartPayloadSchema>;
 
 export const ChatDonePayloadSchema = z.object({ requestId: z.string(), data: ReplyDataSchema, seq });

@@ -93,4 +93,35 @@ describe('ChatConnection', () => {
     await vi.advanceTimersByTimeAsync(10000);
     expect(fetch).not.toHaveBeenCalled();
   });
+
+  it('a restart frame (another server took the reply over) clears the text; one of a newer takeover applies even below the last seq, and numbering goes on from it', async () => {
+    const { socket, connection } = setup();
+    socket.serverConnect();
+    const shown: string[] = [];
+    let text = '';
+    let final: string | undefined;
+    connection.resume('q1', 'reply-1', {
+      onDelta: (t) => (text += t),
+      onRestart: () => {
+        shown.push(text);
+        text = '';
+      },
+      onDone: (data) => (final = data.response),
+      onError: () => undefined,
+    });
+    // The stalled server's frames 1-3 reached the page; the taker's restart is seq 2, attempt 1.
+    socket.delta('q1', 'a ', 1);
+    socket.delta('q1', 'b ', 2);
+    socket.delta('q1', 'c ', 3);
+    socket.fire('chat:restart', { requestId: 'q1', seq: 2, attempt: 1 });
+    socket.delta('q1', 'x ', 3);
+    socket.delta('q1', 'y', 4);
+    // The same restart again (a resume's backlog) changes nothing.
+    socket.fire('chat:restart', { requestId: 'q1', seq: 2, attempt: 1 });
+    socket.delta('q1', 'y', 4);
+    expect(shown).toEqual(['a b c ']);
+    expect(text).toBe('x y');
+    socket.done('q1', { response: 'x y' } as never, 5);
+    expect(final).toBe('x y');
+  });
 });

@@ -44,6 +44,8 @@ interface TrackedReply {
   requestId: string;
   replyId?: string;
   lastSeq: number;
+  /** The highest takeover attempt whose restart frame was applied (0: none). */
+  attempt?: number;
   handlers: ReplyHandlers;
   via: 'socket' | 'http' | 'waiting';
   http?: AbortController;
@@ -164,7 +166,7 @@ export class ChatConnection {
     });
     socket.on('chat:restart', (p) => {
       const reply = this.replies.get(p.requestId);
-      if (reply?.via === 'socket' && this.accept(reply, p.seq)) reply.handlers.onRestart?.();
+      if (reply?.via === 'socket' && this.accept(reply, p.seq, p.attempt)) reply.handlers.onRestart?.();
     });
     socket.on('chat:done', (p) => {
       const reply = this.replies.get(p.requestId);
@@ -267,8 +269,17 @@ export class ChatConnection {
     }
   }
 
-  /** Drops frames the page already has (a frame without a number is always new). */
-  private accept(reply: TrackedReply, seq: number | undefined): boolean {
+  /**
+   * Drops frames the page already has (a frame without a number is always new). A restart frame of
+   * a newer takeover (`restartAttempt`) is always applied, and numbering goes on from it: the page
+   * may have followed a stalled server's frames that the taker replaced.
+   */
+  private accept(reply: TrackedReply, seq: number | undefined, restartAttempt?: number): boolean {
+    if (restartAttempt !== undefined && restartAttempt > (reply.attempt ?? 0)) {
+      reply.attempt = restartAttempt;
+      if (seq !== undefined) reply.lastSeq = seq;
+      return true;
+    }
     if (seq === undefined) return true;
     if (seq <= reply.lastSeq) return false;
     reply.lastSeq = seq;
@@ -294,7 +305,7 @@ export class ChatConnection {
       onStart: (replyId) => {
         reply.replyId = replyId;
       },
-      accept: (seq) => mine() && this.accept(reply, seq),
+      accept: (seq, restartAttempt) => mine() && this.accept(reply, seq, restartAttempt),
       onDelta: (text, seq) => reply.handlers.onDelta(text, seq),
       onRestart: () => reply.handlers.onRestart?.(),
       onDone: (data) => this.settle(reply, (h) => h.onDone(data)),

@@ -20,8 +20,8 @@ export interface StreamSink extends ReplyHandlers {
   onStart?(replyId: string): void;
   /** The stream broke after the reply started and before its final frame: it can be resumed. */
   onCut?(): void;
-  /** A frame's number, before the frame is handed over; false drops it (already seen). */
-  accept?(seq: number | undefined): boolean;
+  /** A frame's number (and a restart frame's attempt), before the frame is handed over; false drops it (already seen). */
+  accept?(seq: number | undefined, restartAttempt?: number): boolean;
 }
 
 interface ErrorBodyLike {
@@ -118,7 +118,7 @@ async function readReplyStream(response: Response, sink: StreamSink, signal: Abo
     return;
   }
 
-  const accept = (seq: number | undefined) => sink.accept?.(seq) ?? true;
+  const accept = (seq: number | undefined, restartAttempt?: number) => sink.accept?.(seq, restartAttempt) ?? true;
   const parser = new SseParser(({ event, data }) => {
     let parsed: unknown;
     try {
@@ -135,7 +135,7 @@ async function readReplyStream(response: Response, sink: StreamSink, signal: Abo
       if (accept(p.seq)) sink.onDelta(p.text ?? '', p.seq);
     } else if (event === 'chat:restart') {
       const p = parsed as ChatRestartPayload;
-      if (accept(p.seq)) sink.onRestart?.();
+      if (accept(p.seq, p.attempt ?? 1)) sink.onRestart?.();
     } else if (event === 'chat:done') {
       const p = parsed as ChatDonePayload;
       if (accept(p.seq)) settle(() => sink.onDone(p.data));
