@@ -167,7 +167,11 @@ if (role === 'app') {
     if (state.conversationWrites) originalSaveStart.apply(this, args);
   };
   conversations.saveEnd = function (this: InstanceType<typeof ConversationsService>, ...args: Parameters<typeof originalSaveEnd>) {
-    return state.conversationWrites ? originalSaveEnd.apply(this, args) : Promise.resolve();
+    if (state.conversationWrites) return originalSaveEnd.apply(this, args);
+    // The turn is forgotten as a written one would be (else the turns map grows with every
+    // skipped write and slows the next phases' openTurn, with writes on or off).
+    (this as unknown as { forgetTurn(turn: unknown): void }).forgetTurn(args[0]);
+    return Promise.resolve();
   };
 
   const originalRetrieve = KnowledgeService.prototype.retrieve;

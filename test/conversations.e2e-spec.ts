@@ -323,6 +323,27 @@ describe('kept conversations', () => {
     }
   });
 
+  it('a turn opened while the visitor\'s previous turn is still queued gets it in its history (that visitor and scope only)', async () => {
+    const conversations = t.app.get(ConversationsService);
+    const visitor = { key: randomUUID(), returning: true };
+    const other = { key: randomUUID(), returning: true };
+    const open = (v: { key: string; returning: boolean }, question: string, vertical: 'sales' | 'hr' = 'sales') =>
+      conversations.openTurn(v, { vertical }, { replyId: randomUUID(), requestId: randomUUID(), channel: 'socket', language: 'en', question, claimedHistory: [] });
+    const first = await open(visitor, 'Which plans do you sell?');
+    conversations.saveStart(first);
+    void conversations.saveEnd(first, { status: 'complete', text: 'Three plans.', answered: true, executionMs: 5, ttftMs: 1 });
+    // Queued, not written when the next turn's read starts (the writer runs on a later tick).
+    const second = await open(visitor, 'And the cheapest?');
+    expect(second.conversationId).toBe(first.conversationId);
+    expect(second.history).toEqual([
+      { role: 'user', content: 'Which plans do you sell?' },
+      { role: 'assistant', content: 'Three plans.' },
+    ]);
+    expect((await open(other, 'Which plans do you sell?')).history).toEqual([]);
+    expect((await open(visitor, 'Holidays?', 'hr')).history).toEqual([]);
+    await conversations.writer.flush();
+  });
+
   it('refuses a cross-site "New chat" or delete (403) and a New chat without a vertical (400)', async () => {
     const cookie = await newVisitorCookie(t.url);
     await request(t.url).delete('/api/visitor/conversations').set('Cookie', cookie).set('Origin', 'https://evil.example').expect(403);

@@ -160,6 +160,8 @@ interface TurnWriteOp extends WriteOp {
   write: TurnWrite;
 }
 
+const scopeKeyOf = (visitorKey: string, vertical: string, scope: string): string => `${visitorKey}\u0000${vertical}\u0000${scope}`;
+
 export function scopeOf(scope: TurnScope): string {
   if (scope.vertical !== 'legal' || !scope.jurisdiction) return '';
   return scope.jurisdiction.subRegion ? `${scope.jurisdiction.code}/${scope.jurisdiction.subRegion}` : scope.jurisdiction.code;
@@ -186,6 +188,8 @@ export class ConversationsService implements OnApplicationShutdown {
   readonly writer: ConversationWriter;
   /** Turns of this server not yet fully written, by reply id (New chat and delete reach them). */
   private readonly turns = new Map<string, Turn>();
+  /** The same turns by visitor, vertical and scope (openTurn looks up a conversation's queued turns there). */
+  private readonly turnsByScope = new Map<string, Set<Turn>>();
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
   private readonly voteListeners = new Set<(vote: StoredVote) => void>();
   private readonly deletedListeners = new Set<(replyIds: string[]) => Promise<void>>();
@@ -319,8 +323,8 @@ export class ConversationsService implements OnApplicationShutdown {
       });
     // Turns of this conversation that ended here but whose writes are still queued.
     const storedIds = new Set(stored.map((r) => r.id));
-    const pending = [...this.turns.values()].filter(
-      (p) => p.visitorKey === visitor.key && p.vertical === scope.vertical && p.scope === key && p.closedAt === undefined && !p.deleted && !storedIds.has(p.userMessageId),
+    const pending = [...(this.turnsByScope.get(scopeKeyOf(visitor.key, scope.vertical, key)) ?? [])].filter(
+      (p) => p.closedAt === undefined && !p.deleted && !storedIds.has(p.userMessageId),
     );
     for (const p of pending.sort((a, b) => a.startedAt - b.startedAt)) {
       stored.push({ id: p.userMessageId, role: 'user', content: p.question, status: 'complete' });
@@ -356,6 +360,10 @@ export class ConversationsService implements OnApplicationShutdown {
       ...(ids.resumed ? { resumed: true } : {}),
     };
     this.turns.set(turn.replyId, turn);
+    const byScope = scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope);
+    let same = this.turnsByScope.get(byScope);
+    if (!same) this.turnsByScope.set(byScope, (same = new Set()));
+    same.add(turn);
     return turn;
   }
 
@@ -400,7 +408,7 @@ export class ConversationsService implements OnApplicationShutdown {
       group: this.turnWrites,
       write: { kind: 'end', turn, outcome, at },
       written: () => {
-        this.turns.delete(turn.replyId);
+        this.forgetTurn(turn);
         this.adminEvents.emit('conversation:message', {
           conversationId: turn.conversationId,
           messageId: turn.replyId,
@@ -412,6 +420,8 @@ export class ConversationsService implements OnApplicationShutdown {
         for (const listener of this.writtenListeners) listener(turn, outcome);
       },
     } satisfies TurnWriteOp as WriteOp);
+    // Also once skipped (the conversation was deleted) or given up: nothing of it is queued any more.
+    void stored.then(() => this.forgetTurn(turn));
     if (waitMs <= 0) return Promise.resolve();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
@@ -744,6 +754,16 @@ export class ConversationsService implements OnApplicationShutdown {
   statusOf(row: Pick<MessageRow, 'status' | 'created_at'>): MessageStatus {
     if (row.status === 'streaming' && this.clock.now() - Number(row.created_at) > this.config.chatTimeoutMs + 120_000) return 'interrupted';
     return row.status;
+  }
+
+  /** A turn whose end is written (or will never be): no longer part of its conversation's queued turns. */
+  private forgetTurn(turn: Turn): void {
+    if (this.turns.get(turn.replyId) !== turn) return;
+    this.turns.delete(turn.replyId);
+    const byScope = scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope);
+    const same = this.turnsByScope.get(byScope);
+    same?.delete(turn);
+    if (same?.size === 0) this.turnsByScope.delete(byScope);
   }
 
   private forgetVisitorTurns(visitorKey: string): void {
