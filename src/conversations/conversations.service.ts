@@ -369,7 +369,7 @@ export class ConversationsService implements OnApplicationShutdown {
 
   /** A turn another server took over (it writes the turn): nothing more of it is written from here. */
   dropTurn(turn: Turn): void {
-    this.turns.delete(turn.replyId);
+    this.forgetTurn(turn);
   }
 
   /** The question and the streaming reply, stored (batched) once the reply's first frame is out. */
