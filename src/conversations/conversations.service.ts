@@ -182,6 +182,25 @@ export function replyDataOf(row: Pick<MessageRow, 'reply' | 'content' | 'id'>): 
   }
 }
 
+/** The values of a reply's end, in the order of conversation_messages' end columns (id first). */
+function endRowOf(turn: Turn, outcome: TurnOutcome): unknown[] {
+  return [
+    turn.replyId,
+    outcome.text,
+    outcome.status,
+    outcome.confidence ?? null,
+    outcome.answered === undefined ? null : outcome.answered ? 1 : 0,
+    outcome.data ? JSON.stringify({ ...outcome.data, response: undefined }) : null,
+    outcome.agentId ?? null,
+    outcome.provider ?? null,
+    outcome.model ?? null,
+    outcome.executionMs,
+    outcome.ttftMs,
+    outcome.error?.code ?? null,
+    outcome.error ? outcome.error.message.slice(0, 500) : null,
+  ];
+}
+
 @Injectable()
 export class ConversationsService implements OnApplicationShutdown {
   private readonly logger = new Logger('Conversations');
@@ -463,21 +482,7 @@ export class ConversationsService implements OnApplicationShutdown {
         const { outcome } = w;
         // A reply ended twice keeps its last end, as the writes one by one would.
         ended.delete(turn.replyId);
-        ended.set(turn.replyId, [
-          turn.replyId,
-          outcome.text,
-          outcome.status,
-          outcome.confidence ?? null,
-          outcome.answered === undefined ? null : outcome.answered ? 1 : 0,
-          outcome.data ? JSON.stringify({ ...outcome.data, response: undefined }) : null,
-          outcome.agentId ?? null,
-          outcome.provider ?? null,
-          outcome.model ?? null,
-          outcome.executionMs,
-          outcome.ttftMs,
-          outcome.error?.code ?? null,
-          outcome.error ? outcome.error.message.slice(0, 500) : null,
-        ]);
+        ended.set(turn.replyId, endRowOf(turn, outcome));
         const c = countersOf(turn.conversationId);
         c.unanswered += outcome.status === 'complete' && outcome.answered === false ? 1 : 0;
         c.at = w.at;
@@ -582,27 +587,12 @@ export class ConversationsService implements OnApplicationShutdown {
   }
 
   private async writeEnd(m: EntityManager, turn: Turn, outcome: TurnOutcome, at: number): Promise<void> {
-    const reply = outcome.data ? JSON.stringify({ ...outcome.data, response: undefined }) : null;
     await m.query(
       this.sql(`UPDATE conversation_messages
                    SET content = $2, status = $3, confidence = $4, answered = $5, reply = $6, agent_id = $7, provider = $8, model = $9,
                        execution_ms = $10, ttft_ms = $11, error_code = $12, error_message = $13
                  WHERE id = $1`),
-      [
-        turn.replyId,
-        outcome.text,
-        outcome.status,
-        outcome.confidence ?? null,
-        outcome.answered === undefined ? null : outcome.answered ? 1 : 0,
-        reply,
-        outcome.agentId ?? null,
-        outcome.provider ?? null,
-        outcome.model ?? null,
-        outcome.executionMs,
-        outcome.ttftMs,
-        outcome.error?.code ?? null,
-        outcome.error ? outcome.error.message.slice(0, 500) : null,
-      ],
+      endRowOf(turn, outcome),
     );
     await m.query(
       this.sql('UPDATE conversations SET unanswered_count = unanswered_count + $2, updated_at = $3 WHERE id = $1'),

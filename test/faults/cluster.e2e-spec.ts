@@ -21,12 +21,11 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { findNginx, NGINX_MISSING } from '../../deploy/cluster';
-import { dropPostgresSchema } from '../../src/database/data-source';
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
-import { PostgresInstance, RedisInstance } from '../support/service-instances';
-import { chatOverSocket, ClientSocket, distributed, uniqueSchema } from '../support/test-app';
+import { chatOverSocket, ClientSocket } from '../support/test-app';
 import { ClusterProcess, liftChatLimits, runClusterScript, startCluster } from './support/cluster-process';
 import { startServerProcess } from './support/server-process';
+import { SharedServices, sharedServices } from './support/shared-services';
 
 const nginx = findNginx(process.env);
 if (!nginx) console.warn(`test/faults/cluster: skipped, nginx is not installed. ${NGINX_MISSING}`);
@@ -54,30 +53,6 @@ function connect(url: string, transport: 'websocket' | 'polling', cookie: string
   });
 }
 
-interface Services {
-  databaseUrl: string;
-  redisUrl: string;
-  schema: string | undefined;
-  close(): Promise<void>;
-}
-
-/** The shared services (own schema) when the environment names them, else instances of our own. */
-async function services(): Promise<Services> {
-  if (distributed.databaseUrl && distributed.redisUrl) {
-    const schema = uniqueSchema();
-    const databaseUrl = distributed.databaseUrl;
-    return { databaseUrl, redisUrl: distributed.redisUrl, schema, close: () => dropPostgresSchema(databaseUrl, schema) };
-  }
-  const [redis, postgres] = await Promise.all([RedisInstance.start(), PostgresInstance.start()]);
-  return {
-    databaseUrl: postgres.url,
-    redisUrl: redis.url,
-    schema: undefined,
-    async close() {
-      await Promise.all([redis.stop(), postgres.destroy()]);
-    },
-  };
-}
 
 /** nginx's access log (written at exit, or every 2 s): request line, status and the app that served it. */
 function accessLog(dir: string): { request: string; status: number; upstream: string }[] {
@@ -102,13 +77,13 @@ describe('npm run cluster without nginx', () => {
 
 describeWithNginx('npm run cluster: two apps behind nginx', () => {
   let mock: MockLlmServer;
-  let backing: Services;
+  let backing: SharedServices;
   let dir: string;
   let cluster: ClusterProcess | undefined;
 
   beforeAll(async () => {
     mock = await startMockLlmServer({ tokens: 30, delayMs: 20 });
-    backing = await services();
+    backing = await sharedServices();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-cluster-'));
     cluster = await startCluster({
       apps: 2,
@@ -257,7 +232,7 @@ describeWithNginx('npm run cluster: two apps behind nginx', () => {
 
 describe('servers starting at once on a new schema', () => {
   it('all start (the migrations take turns)', async () => {
-    const backing = await services();
+    const backing = await sharedServices();
     const schema = backing.schema ?? `t_${randomBytes(6).toString('hex')}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-together-'));
     const env = {

@@ -15,12 +15,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/app-config';
-import { dropPostgresSchema, openDataSource } from '../../src/database/data-source';
+import { openDataSource } from '../../src/database/data-source';
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
-import { PostgresInstance, RedisInstance } from '../support/service-instances';
-import { ClientSocket, connectClient, distributed, eventually, parseSse, uniqueSchema } from '../support/test-app';
+import { ClientSocket, connectClient, eventually, parseSse } from '../support/test-app';
 import { Redis } from 'ioredis';
 import { ServerProcess, startServerProcess } from './support/server-process';
+import { SharedServices, sharedServices } from './support/shared-services';
 
 /** 80 pieces 40 ms apart: a reply streams for about 3 s. */
 const TOKENS = 80;
@@ -31,29 +31,6 @@ function visitorCookie(): string {
   return `sa_visitor=${randomBytes(32).toString('base64url')}`;
 }
 
-interface Backing {
-  databaseUrl: string;
-  redisUrl: string;
-  schema: string | undefined;
-  close(): Promise<void>;
-}
-
-async function backing(): Promise<Backing> {
-  if (distributed.databaseUrl && distributed.redisUrl) {
-    const schema = uniqueSchema();
-    const databaseUrl = distributed.databaseUrl;
-    return { databaseUrl, redisUrl: distributed.redisUrl, schema, close: () => dropPostgresSchema(databaseUrl, schema) };
-  }
-  const [redis, postgres] = await Promise.all([RedisInstance.start(), PostgresInstance.start()]);
-  return {
-    databaseUrl: postgres.url,
-    redisUrl: redis.url,
-    schema: undefined,
-    async close() {
-      await Promise.all([redis.stop(), postgres.destroy()]);
-    },
-  };
-}
 
 /** What a client shows of a reply: deltas appended, a restart empties it (as the chat page does). */
 class Shown {
@@ -110,7 +87,7 @@ async function readSse(response: Response, onEvent: (e: { event: string; data: a
 
 describe('kill -9 of the server writing replies: another takes them over', () => {
   let mock: MockLlmServer;
-  let services: Backing;
+  let services: SharedServices;
   let dataDir: string;
   let a: ServerProcess | undefined;
   let b: ServerProcess | undefined;
@@ -119,7 +96,7 @@ describe('kill -9 of the server writing replies: another takes them over', () =>
 
   beforeAll(async () => {
     mock = await startMockLlmServer();
-    services = await backing();
+    services = await sharedServices();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-takeover-'));
     env = {
       DATA_DIR: dataDir,
