@@ -107,6 +107,20 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
     expect(data.response).toMatch(/^Esto es lo que encontré en nuestra base de conocimiento:/);
   });
 
+  it.each([
+    ['Spanish', '¿Cuántos días de vacaciones tengo?', /^Esto es lo que encontré/],
+    ['French', 'Combien de jours de congés ai-je ?', /^Voici ce que j’ai trouvé/],
+    ['German', 'Wie viele Urlaubstage habe ich?', /^Das habe ich in unserer Wissensdatenbank gefunden/],
+    ['Italian', 'Quanti giorni di ferie ho?', /^Ecco cosa ho trovato/],
+    ['Portuguese', 'Quantos dias de férias eu tenho?', /^Aqui está o que encontrei/],
+  ])('offline, the vacation question in %s is answered from "Paid time off (PTO)" first, in that language', async (language, query, opening) => {
+    const data = await ask('hr', query, language);
+    expect(data.answered).toBe(true);
+    expect(data.sources[0].title).toBe('Paid time off (PTO)');
+    expect(data.response).toMatch(opening);
+    expect(data.response).toContain('20 days of paid time off');
+  });
+
   it('offline, the not-found reply to a French question is in French', async () => {
     const data = await ask('customer-service', 'Comment jouer aux échecs ?', 'French');
     expect(data.answered).toBe(false);
@@ -138,8 +152,10 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
     expect(cs.totalRequests).toBe(8);
     expect(cs.answeredRate).toBeCloseTo(6 / 8, 4);
     expect(cs.errorRate).toBe(0);
+    // Employee Support: the English vacation question and its five translations, all answered.
+    expect(hr.totalRequests).toBe(6);
     expect(hr.answeredRate).toBe(1);
     const system = (await admin.get('/api/analytics/system?hours=1').expect(200)).body.data as { answeredRate: number | null };
-    expect(system.answeredRate).toBeCloseTo(7 / 9, 4);
+    expect(system.answeredRate).toBeCloseTo(12 / 14, 4);
   });
 });

@@ -8,6 +8,13 @@ describe('detectLanguage', () => {
     ['de', 'Wie kann ich meine Bestellung stornieren, wenn sie schon verschickt ist?'],
     ['pt', 'Como faço para trocar o endereço de entrega do meu pedido?'],
     ['it', 'Come posso cambiare la password del mio account?'],
+    // Short questions whose shortlist words are shared ("de"): their filler words tell.
+    ['pt', 'Quantos dias de férias eu tenho?'],
+    ['es', '¿Cuántos días de vacaciones tengo?'],
+    ['it', 'Quanti giorni di ferie ho?'],
+    ['fr', 'Combien de jours de congés ai-je ?'],
+    ['de', 'Wie viele Urlaubstage habe ich?'],
+    ['en', 'How many vacation days do I get?'],
     ['zh', '如何在 Python 中生成随机数？'],
     ['ja', 'Python はメモリをどのように管理していますか？'],
     ['ko', 'git에서 계정마다 다른 SSH 키를 사용하려면 어떻게 하나요?'],

@@ -239,7 +239,19 @@ export function analyseQuery(query: string): AnalysedQuery {
     }
     // A translation is searched as one, not also as a thesaurus word or a cognate cut.
     for (let i = expansions.length - 1; i >= 0; i--) if (byWord.has(dedupeKey(expansions[i].term))) expansions.splice(i, 1);
-    expansions.push(...byWord.values());
+    // The thesaurus words of a translation, as the English word would have them ("vacaciones":
+    // vacation -> "time off"), searched and credited as a thesaurus word of a translation.
+    const hops: QueryExpansion[] = [];
+    const taken = new Set([...byWord.keys(), ...expansions.map((e) => dedupeKey(e.term)), ...terms.map((t) => dedupeKey(t))]);
+    for (const translation of [...byWord.values()]) {
+      for (const related of relatedWords(dedupeKey(translation.term))) {
+        const key = dedupeKey(related);
+        if (taken.has(key) || !isContentWord(related) || hops.length >= MAX_EXPANSIONS) continue;
+        taken.add(key);
+        hops.push({ term: related, for: translation.for, weight: TRANSLATION_HOP_WEIGHT, credit: TRANSLATION_HOP_CREDIT });
+      }
+    }
+    expansions.push(...byWord.values(), ...hops);
     // A word of another script with no English found: the lexicon's gap more often than a topic the knowledge lacks.
     weights = terms.map((t) => (translatedTerms.has(t) || /^[\p{Script=Latin}\p{N}]+$/u.test(t) ? termWeight(t) : UNTRANSLATED_WEIGHT * termWeight(t)));
   }
@@ -271,6 +283,9 @@ const MAX_TRANSLATIONS = 32;
  * to one more unanswerable question; untranslated 0.5 rather than 1: R@1 0.80 instead of 0.73.
  */
 export const TRANSLATION_WEIGHT = 1;
+/** A thesaurus word of a translation: searched and credited like a thesaurus word (0.5), times the translation's credit. */
+export const TRANSLATION_HOP_WEIGHT = 0.5;
+export const TRANSLATION_HOP_CREDIT = 0.5 * 0.65;
 export const TRANSLATION_CREDIT = 0.65;
 export const UNTRANSLATED_WEIGHT = 0.5;
 

@@ -11,6 +11,11 @@ describe('translateQuestion (offline, word by word)', () => {
     expect(english('Como atualizar o pacote?', 'pt', ['atualizar', 'pacote'])).toEqual({ atualizar: ['update', 'upgrade'], pacote: ['package'] });
   });
 
+  it('a short plural the stemmer leaves as it is meets its singular ("días": "día")', () => {
+    expect(english('¿Cuántos días?', 'es', ['días'])).toEqual({ días: ['day'] });
+    expect(english('Quantos dias?', 'pt', ['dias'])).toEqual({ dias: ['day'] });
+  });
+
   it('German compounds by their parts', () => {
     expect(english('Passwortänderung', 'de', ['passwortänderung'])).toEqual({ passwortänderung: ['password', 'change', 'modify'] });
   });

@@ -285,10 +285,22 @@ function segment(lang: 'zh' | 'ja', text: string): string[] {
   return [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment.toLowerCase());
 }
 
-/** A word's English from the lexicon, then (Chinese, Japanese) from CC-CEDICT. */
+/**
+ * Singular forms to try when a plural is not matched as it is: the Snowball stemmers leave the
+ * plural -s of a short word whose stem region is empty ("días" stays "dias" while "día" is "dia").
+ */
+function singulars(lang: LexiconLanguage, word: string): string[] {
+  if (lang !== 'es' && lang !== 'pt' && lang !== 'fr') return [];
+  if (word.length < 4) return [];
+  if (word.endsWith('es')) return [word.slice(0, -1), word.slice(0, -2)];
+  if (word.endsWith('s') || (lang === 'fr' && word.endsWith('x'))) return [word.slice(0, -1)];
+  return [];
+}
+
+/** A word's English from the lexicon (or its singular's), then (Chinese, Japanese) from CC-CEDICT. */
 function lookup(lang: LexiconLanguage, word: string): Pick<TranslatedWord, 'english' | 'source'> | undefined {
   const lex = lexiconOf(lang);
-  const known = lex.words.get(matchKey(lang, word));
+  const known = lex.words.get(matchKey(lang, word)) ?? singulars(lang, word).map((w) => lex.words.get(matchKey(lang, w))).find(Boolean);
   if (known) return { english: known, source: 'lexicon' };
   if ((lang === 'zh' || lang === 'ja') && HAN.test(word)) {
     const english = cedictLookup(lang, word);
