@@ -3,14 +3,16 @@
  * key. It picks the sentences of the retrieved passages that best cover the question, quotes them
  * under the title of the knowledge item they come from (saying in which language they are written
  * when it is not the visitor's), and says plainly when nothing matched, with the next steps:
- * rephrasing, and the vertical whose knowledge does match. Its own sentences are in the 11
- * offered languages. It streams its answer in small word groups like a vendor model would.
+ * rephrasing, and the vertical whose knowledge does match; a greeting, thanks or goodbye alone
+ * is answered in kind (small-talk.ts). Its own sentences are in the 11 offered languages. It
+ * streams its answer in small word groups like a vendor model would.
  */
 import { detectLanguage } from '../../retrieval/language';
 import { extractQueryTerms } from '../../retrieval/query-terms';
 import { getLanguageByCode, getLanguageByName } from '../../shared/catalog/languages';
 import { countMessageTokens, countTokens } from '../token-counter';
 import { LlmChunk, LlmError, LlmPassage, LlmProvider, LlmRequest } from '../llm.types';
+import { SMALL_TALK_REPLIES, smallTalkOf } from './small-talk';
 
 const MAX_SENTENCES = 5;
 /**
@@ -207,7 +209,11 @@ export function composeLocalAnswer(request: LlmRequest): string {
   const phrases = PHRASES[code];
   const passages = grounding?.passages ?? [];
   const none = () => notFoundReply(grounding?.language, grounding?.suggestedVertical?.name);
-  if (passages.length === 0) return none();
+  if (passages.length === 0) {
+    // "hi", "thanks!", "merci beaucoup": answered in kind, not with "I couldn't find anything".
+    const smallTalk = smallTalkOf(grounding?.query ?? '');
+    return smallTalk ? SMALL_TALK_REPLIES[code][smallTalk] : none();
+  }
 
   const stems = new Set(extractQueryTerms(grounding?.query ?? '').map(stem));
   const byItem = new Map<string, { title: string; passages: LlmPassage[] }>();
