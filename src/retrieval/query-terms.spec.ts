@@ -7,6 +7,11 @@ describe('extractQueryTerms', () => {
     expect(extractQueryTerms('Where is my order')).toEqual(['order']);
   });
 
+  it('drops prepositions and connectives such as "without" and "whether" (they name no topic)', () => {
+    expect(extractQueryTerms('I was fired without notice, is that legal?')).toEqual(['fired', 'notice', 'legal']);
+    expect(extractQueryTerms('Can I return it without a receipt, whether or not it was opened?')).toEqual(['return', 'receipt', 'opened']);
+  });
+
   it('drops "how long / how much / how many" but keeps "long" elsewhere', () => {
     expect(extractQueryTerms('How long does shipping take?')).toEqual(['shipping', 'take']);
     expect(extractQueryTerms('How many vacation days do I have')).toEqual(['vacation', 'days']);
@@ -79,6 +84,14 @@ describe('analyseQuery', () => {
     expect(analyseQuery('coupon not working').expansions.map((e) => e.term)).toContain('discount');
     expect(analyseQuery('discount').expansions.map((e) => e.term)).toContain('coupon');
     expect(analyseQuery('maternity').expansions).toContainEqual({ term: 'parental', for: ['maternity'] });
+  });
+
+  it('asking for a person finds how to contact the team', () => {
+    const words = (q: string) => analyseQuery(q).expansions.map((e) => e.term);
+    expect(words('Can I talk to a human?')).toEqual(expect.arrayContaining(['contact', 'support']));
+    expect(words('I want to speak to a real person')).toEqual(expect.arrayContaining(['contact', 'support']));
+    expect(words('I was fired')).toEqual(expect.arrayContaining(['dismissal', 'termination']));
+    expect(words('my card was charged twice')).toEqual(expect.arrayContaining(['duplicate', 'billing']));
   });
 
   it('matches phrases that include stop words', () => {

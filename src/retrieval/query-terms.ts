@@ -42,6 +42,8 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   keep keeps keeping kept give gives giving gave put puts
   right currently
   help
+  without within upon via per across toward towards among amongst despite besides beyond onto
+  whether though although however therefore thus unless whereas
   `
     .split(/\s+/)
     .filter(Boolean),

@@ -40,6 +40,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['data', 'information', 'info'],
   ['international', 'abroad', 'overseas', 'worldwide'],
   ['customer', 'client', 'buyer'],
+  ['bill', 'billing', 'billed'],
   // hr
   ['holiday', 'vacation', 'pto'],
   ['sick', 'ill', 'illness', 'sickness', 'unwell'],
@@ -61,6 +62,8 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['complaint', 'grievance', 'complain'],
   ['anonymous', 'anonymously', 'confidential'],
   ['resign', 'resignation', 'quit'],
+  ['dismissal', 'dismissed', 'termination', 'terminated', 'fired', 'sacked'],
+  ['layoff', 'redundancy', 'redundant'],
   ['manager', 'boss', 'supervisor'],
   ['colleague', 'coworker', 'teammate'],
   // legal
@@ -100,6 +103,9 @@ const ONE_WAY: Readonly<Record<string, readonly string[]>> = {
   wfh: ['home'],
   login: ['sign', 'password'],
   reimbursed: ['expenses', 'claim'],
+  human: ['contact', 'support', 'team'],
+  representative: ['contact', 'support'],
+  operator: ['contact', 'support'],
 };
 
 /** Multi-word expressions (matched on the question's words, stop words included). */
@@ -127,6 +133,11 @@ export const PHRASE_EXPANSIONS: readonly { phrase: readonly string[]; expansions
   { phrase: ['extra', 'hours'], expansions: ['overtime'] },
   { phrase: ['speak', 'to'], expansions: ['contact'] },
   { phrase: ['talk', 'to'], expansions: ['contact'] },
+  { phrase: ['real', 'person'], expansions: ['contact', 'support'] },
+  { phrase: ['live', 'agent'], expansions: ['contact', 'support'] },
+  { phrase: ['laid', 'off'], expansions: ['layoff', 'redundancy', 'termination'] },
+  { phrase: ['charged', 'twice'], expansions: ['duplicate', 'billing', 'payment'] },
+  { phrase: ['double', 'charged'], expansions: ['duplicate', 'billing', 'payment'] },
   { phrase: ['promo', 'code'], expansions: ['discount'] },
   { phrase: ['gift', 'voucher'], expansions: ['card'] },
   { phrase: ['too', 'expensive'], expansions: ['price', 'objection'] },
