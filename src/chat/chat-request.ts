@@ -3,7 +3,7 @@
  * `chat:send`, checked by their contracts in src/shared/contracts/chat.ts): the reply language and
  * jurisdiction looked up in the catalogs, and the history the caller sent cut to what a prompt uses.
  */
-import { getJurisdiction } from '../shared/catalog/jurisdictions';
+import { findSubRegion, getJurisdiction } from '../shared/catalog/jurisdictions';
 import { DEFAULT_LANGUAGE, getLanguageByCode, getLanguageByName, Language } from '../shared/catalog/languages';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
 import type { ParsedInteractRequest } from '../shared/contracts/chat';
@@ -35,7 +35,7 @@ function historyOf(entries: ParsedInteractRequest['conversationHistory']): Histo
 export function toChatRequest(body: ParsedInteractRequest): ChatRequest {
   const language = languageOf(body.preferredLanguage) ?? languageOf(body.context?.preferredLanguage) ?? DEFAULT_LANGUAGE;
   const found = body.vertical === 'legal' && body.jurisdiction ? getJurisdiction(body.jurisdiction) : undefined;
-  const subRegion = found?.subRegions.find((r) => r.toLowerCase() === body.subJurisdiction?.toLowerCase());
+  const subRegion = found && findSubRegion(found, body.subJurisdiction);
   return {
     query: body.query,
     vertical: body.vertical,

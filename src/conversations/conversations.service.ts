@@ -24,6 +24,7 @@ import { dialectOf } from '../database/data-source';
 import { changedRows, portableSql, readQuery } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
+import { findSubRegion, getJurisdiction } from '../shared/catalog/jurisdictions';
 import type { ReplyData } from '../shared/contracts/chat';
 import {
   VISITOR_MESSAGE_LIMIT,
@@ -165,6 +166,14 @@ const scopeKeyOf = (visitorKey: string, vertical: string, scope: string): string
 export function scopeOf(scope: TurnScope): string {
   if (scope.vertical !== 'legal' || !scope.jurisdiction) return '';
   return scope.jurisdiction.subRegion ? `${scope.jurisdiction.code}/${scope.jurisdiction.subRegion}` : scope.jurisdiction.code;
+}
+
+/** The scope's jurisdiction as a chat names it: the catalog's code and sub-region spelling ("gb", "sct" -> UK/Scotland). */
+function jurisdictionScopeOf(code: string | undefined, subRegion: string | undefined): TurnScope['jurisdiction'] {
+  if (!code) return undefined;
+  const known = getJurisdiction(code);
+  if (!known) return { code: code.toUpperCase(), subRegion };
+  return { code: known.code, subRegion: findSubRegion(known, subRegion) ?? subRegion };
 }
 
 const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
@@ -663,7 +672,7 @@ export class ConversationsService implements OnApplicationShutdown {
   async newChat(visitorKey: string, request: NewChatRequest): Promise<number> {
     const scope = scopeOf({
       vertical: request.vertical,
-      jurisdiction: request.jurisdiction ? { code: request.jurisdiction.toUpperCase(), subRegion: request.subJurisdiction } : undefined,
+      jurisdiction: jurisdictionScopeOf(request.jurisdiction, request.subJurisdiction),
     });
     // What is queued is written first (and then closed below); turns still running open their
     // conversation closed, here and on the other servers.

@@ -243,9 +243,39 @@ export const JURISDICTIONS: readonly Jurisdiction[] = Object.freeze([
   },
 ] satisfies Jurisdiction[]);
 
+/** Other names API clients use for a jurisdiction: ISO 3166 codes and common abbreviations. */
+const JURISDICTION_ALIASES: Readonly<Record<string, JurisdictionCode>> = { GB: 'UK', USA: 'US', UAE: 'AE', IND: 'IN', JPN: 'JP', ARE: 'AE', GBR: 'UK' };
+
 export function getJurisdiction(code: string): Jurisdiction | undefined {
-  const wanted = code.trim().toUpperCase();
+  const upper = code.trim().toUpperCase();
+  const wanted = JURISDICTION_ALIASES[upper] ?? upper;
   return JURISDICTIONS.find((j) => j.code === wanted);
+}
+
+/** USPS codes of the states, in US_STATES order. */
+const US_STATE_CODES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
+
+/** Codes a sub-region is also known by (ISO 3166-2 without the country prefix, USPS for states), per jurisdiction. */
+const SUB_REGION_CODES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  US: Object.fromEntries(US_STATE_CODES.map((c, i) => [c, US_STATES[i]])),
+  UK: { ENG: 'England & Wales', WLS: 'England & Wales', EAW: 'England & Wales', ENGLAND: 'England & Wales', WALES: 'England & Wales', 'ENGLAND AND WALES': 'England & Wales', SCT: 'Scotland', NIR: 'Northern Ireland' },
+  AE: { AZ: 'Abu Dhabi', DU: 'Dubai', SH: 'Sharjah', AJ: 'Ajman', UQ: 'Umm Al Quwain', RK: 'Ras Al Khaimah', FU: 'Fujairah' },
+};
+const ISO_PREFIX: Readonly<Record<string, string[]>> = { US: ['US-'], UK: ['GB-', 'UK-'], AE: ['AE-'] };
+
+/**
+ * The sub-region of `jurisdiction` that `value` names, as the catalog spells it: its name in any
+ * case ("california"), or its code ("CA", "US-CA", "GB-SCT", "AE-DU"); undefined when none.
+ */
+export function findSubRegion(jurisdiction: Jurisdiction, value: string | undefined | null): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const wanted = value.trim().replace(/\s+/g, ' ');
+  if (wanted === '') return undefined;
+  const byName = jurisdiction.subRegions.find((r) => r.toLowerCase() === wanted.toLowerCase());
+  if (byName) return byName;
+  let code = wanted.toUpperCase();
+  for (const prefix of ISO_PREFIX[jurisdiction.code] ?? []) if (code.startsWith(prefix)) code = code.slice(prefix.length);
+  return SUB_REGION_CODES[jurisdiction.code]?.[code];
 }
 
 export function isJurisdictionCode(code: string): code is JurisdictionCode {

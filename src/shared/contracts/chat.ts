@@ -3,7 +3,7 @@
  * `chat:send` / `chat:done` events.
  */
 import { z } from 'zod';
-import { getJurisdiction, requiresSubRegion } from '../catalog/jurisdictions';
+import { findSubRegion, getJurisdiction, requiresSubRegion } from '../catalog/jurisdictions';
 import { getLanguageByCode, getLanguageByName } from '../catalog/languages';
 import { PROVIDER_IDS, type ProviderId } from '../catalog/providers';
 import { ENABLED_VERTICAL_IDS, VERTICALS, type EnabledVerticalId } from '../catalog/verticals';
@@ -111,7 +111,7 @@ function legalRules(body: { vertical: string; jurisdiction?: string; subJurisdic
   if (!jurisdiction) return fail('unknown_jurisdiction', `Unknown jurisdiction: ${body.jurisdiction}.`, 'jurisdiction');
   const sub = body.subJurisdiction;
   if (sub) {
-    if (!jurisdiction.subRegions.some((r) => r.toLowerCase() === sub.toLowerCase())) {
+    if (!findSubRegion(jurisdiction, sub)) {
       fail('unknown_jurisdiction', `${sub} is not ${withArticle((jurisdiction.subRegionLabel ?? 'region').toLowerCase())} of ${jurisdiction.name}.`, 'subJurisdiction');
     }
   } else if (requiresSubRegion(jurisdiction.code)) {

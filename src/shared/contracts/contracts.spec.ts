@@ -4,6 +4,7 @@ import { check, coded, firstProblem } from './rules';
 import { InteractRequestSchema } from './chat';
 import { EmailRequestSchema, VerifyOtpSchema } from './auth';
 import { AnalyticsWindowQuerySchema } from './analytics';
+import { toChatRequest } from '../../chat/chat-request';
 
 const PNG_1x1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -139,10 +140,23 @@ describe('chat, auth and query contracts', () => {
   it('reports the first problem in field order, with the code of its message', () => {
     expect(problem(InteractRequestSchema, {})).toMatchObject({ code: 'query_empty', path: ['query'] });
     expect(problem(InteractRequestSchema, { query: 'x'.repeat(4001), vertical: 'nope' })).toMatchObject({ code: 'query_too_long' });
-    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'legal', jurisdiction: 'UK', subJurisdiction: 'Wales' })).toMatchObject({
+    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'legal', jurisdiction: 'UK', subJurisdiction: 'Brittany' })).toMatchObject({
       code: 'unknown_jurisdiction',
-      message: 'Wales is not a region of United Kingdom.',
+      message: 'Brittany is not a region of United Kingdom.',
     });
+  });
+
+  it('a sub-region may be named by its code (USPS, ISO 3166-2) or its name in any case, and the jurisdiction by its ISO code', () => {
+    const legal = (jurisdiction: string, subJurisdiction: string) => toChatRequest(InteractRequestSchema.parse({ query: 'Hi', vertical: 'legal', jurisdiction, subJurisdiction })).jurisdiction;
+    expect(legal('US', 'CA')).toMatchObject({ code: 'US', subRegion: 'California' });
+    expect(legal('us', 'us-tx')).toMatchObject({ code: 'US', subRegion: 'Texas' });
+    expect(legal('US', 'new  york')).toMatchObject({ code: 'US', subRegion: 'New York' });
+    expect(legal('GB', 'GB-SCT')).toMatchObject({ code: 'UK', subRegion: 'Scotland' });
+    expect(legal('UK', 'Wales')).toMatchObject({ code: 'UK', subRegion: 'England & Wales' });
+    expect(legal('UAE', 'AE-DU')).toMatchObject({ code: 'AE', subRegion: 'Dubai' });
+    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'ZZ' }).message).toBe('ZZ is not a state of United States.');
+    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'legal', jurisdiction: 'AE', subJurisdiction: 'CA' }).message).toBe('CA is not an emirate of United Arab Emirates.');
+    expect(KnowledgeItemInputSchema.parse({ title: 'Deposits', vertical: 'legal', jurisdiction: 'us', subRegion: 'TX' })).toMatchObject({ jurisdiction: 'US', subRegion: 'Texas' });
   });
 
   it("says 'an emirate', not 'a emirate'", () => {

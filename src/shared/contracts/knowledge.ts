@@ -9,7 +9,7 @@
  * large is 413, anything else malformed is 400.
  */
 import { z } from 'zod';
-import { getJurisdiction, JURISDICTIONS } from '../catalog/jurisdictions';
+import { findSubRegion, getJurisdiction, JURISDICTIONS } from '../catalog/jurisdictions';
 import { ENABLED_VERTICAL_IDS, getVertical, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf } from './chat';
 import { body, coded, codedIssue, integer, text, timestamp, withArticle } from './rules';
@@ -193,8 +193,7 @@ export const KnowledgeItemInputSchema = body(
     if (item.vertical !== 'legal') return fail('jurisdiction', `Only Legal items have a jurisdiction; ${getVertical(item.vertical)?.name ?? item.vertical} items apply everywhere`);
     if (item.subRegion === null) return item;
     const known = getJurisdiction(item.jurisdiction)!;
-    const wanted = item.subRegion.toLowerCase();
-    const subRegion = known.subRegions.find((r) => r.toLowerCase() === wanted);
+    const subRegion = findSubRegion(known, item.subRegion);
     if (subRegion) return { ...item, subRegion };
     if (known.subRegions.length === 0) return fail('subRegion', `${known.name} has no sub-regions to choose from`);
     const label = (known.subRegionLabel ?? 'region').toLowerCase();
