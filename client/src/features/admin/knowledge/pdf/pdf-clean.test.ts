@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLegacyPdfJs } from '../testing/legacy-pdfjs';
-import { cleanPdfPages, isPrintMargin, joinLigatures, pageLines, type PdfLine } from './pdf-clean';
+import { cleanPdfPages, isPrintMargin, joinHyphenated, joinLigatures, pageLines, type PdfLine } from './pdf-clean';
 import { extractPdfText } from './pdf-text';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(resolve(__dirname, '../testing/fixtures', name)));
@@ -51,5 +51,38 @@ describe('pdf-clean pure functions', () => {
     const page = (n: number, body: string[]): PdfLine[] => [{ text: `ACME Corp handbook, chapter ${n}`, y: 800 }, ...body.map((text, i) => ({ text, y: 700 - i * 20 })), { text: 'Confidential', y: 20 }];
     const text = cleanPdfPages([page(1, ['Leave is 25 days.', 'Ask HR.']), page(2, ['Ask HR.', 'Expenses within 30 days.']), page(3, ['Travel by train.', 'More.'])]);
     expect(text).toBe('Leave is 25 days.\nAsk HR.\n\nAsk HR.\nExpenses within 30 days.\n\nTravel by train.\nMore.');
+  });
+
+  it("drops a book's running header that names the chapter and the page, which repeats on that chapter's pages only", () => {
+    const page = (header: string, body: string): PdfLine[] => [{ text: header, y: 800 }, { text: body, y: 700 }, { text: 'The last line of the page.', y: 40 + body.length }];
+    const pages = [
+      page('Chapter 1: Introduction 1', 'Libtasn1 is a library.'),
+      page('Chapter 2: ASN.1 structure handling 2', 'The parser is case sensitive.'),
+      page('Chapter 2: ASN.1 structure handling 3', 'Here is the list of types.'),
+      page('Chapter 2: ASN.1 structure handling 4', 'Naming.'),
+      page('Chapter 3: Utilities 5', 'Invoking asn1Parser.'),
+      page('Chapter 3: Utilities 6', 'Invoking asn1Coding.'),
+      page('Chapter 4: Function reference 7', 'asn1_parser2tree.'),
+      page('Chapter 4: Function reference 8', 'asn1_delete_structure.'),
+    ];
+    const text = cleanPdfPages(pages);
+    expect(text).not.toMatch(/Chapter [234]/);
+    expect(text).toContain('The parser is case sensitive.');
+    // A header seen once (a chapter of one page) is left: nothing says it is not body text.
+    expect(text).toContain('Chapter 1: Introduction 1');
+  });
+
+  it("shrinks a table of contents' dot leaders to an ellipsis", () => {
+    const lines = (texts: string[]): PdfLine[] => texts.map((text, i) => ({ text, y: 700 - i * 20 }));
+    expect(cleanPdfPages([lines(['Contents', '1 Introduction . . . . . . . . . . 1', '2 Usage. . . . . . 4', 'Wait...', 'Really....'])])).toBe(
+      'Contents\n1 Introduction … 1\n2 Usage … 4\nWait...\nReally …',
+    );
+  });
+
+  it('joins a word cut at the end of a line, and nothing else', () => {
+    expect(joinHyphenated(['Distinguished Encoding Rules (DER) manip-', 'ulation. Copyright'])).toEqual(['Distinguished Encoding Rules (DER) manipulation.', 'Copyright']);
+    expect(joinHyphenated(['a list of items -', 'next line'])).toEqual(['a list of items -', 'next line']);
+    expect(joinHyphenated(['Pre-', 'Order'])).toEqual(['Pre-', 'Order']);
+    expect(joinHyphenated(['The code is ABC-', 'def'])).toEqual(['The code is ABC-', 'def']);
   });
 });

@@ -6,7 +6,11 @@
  *   one word; ligature characters (U+FB00..U+FB06) become their letters.
  * - Print headers and footers go: a line at the top or bottom edge of a page that repeats on other
  *   pages (numbers ignored), a page number ("3", "Page 3 of 9", "1/1"), a browser's print date
- *   ("11/23/26, 7:12 PM  Title") or address ("about:blank", "https://…  1/2").
+ *   ("11/23/26, 7:12 PM  Title") or address ("about:blank", "https://…  1/2"), and a book's
+ *   running header, which names the chapter and the page ("Chapter 2: Installing 14") and so
+ *   repeats on that chapter's pages only.
+ * - A word a typesetter cut at a line's end ("manip-" / "ulation") is joined again, and a table of
+ *   contents' dot leaders shrink to an ellipsis.
  *
  * Pure functions, no PDF.js: pdf-text.ts feeds them, the tests feed them real PDFs.
  */
@@ -99,14 +103,38 @@ export function cleanPdfPages(pages: readonly PdfLine[][]): string {
   const seen = new Map<string, number>();
   for (const edge of edges) for (const s of new Set([...edge].map((l) => shape(l.text)))) seen.set(s, (seen.get(s) ?? 0) + 1);
   const repeated = (line: PdfLine) => pages.length >= 2 && (seen.get(shape(line.text)) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
+  // A running header with the page number at one end, on at least two pages (a chapter's).
+  const running = (line: PdfLine) => RUNNING_HEADER.test(line.text.trim()) && (seen.get(shape(line.text)) ?? 0) >= 2;
 
   return pages
     .map((lines, i) =>
-      lines
-        .filter((line) => !(edges[i].has(line) && (isPrintMargin(line.text) || repeated(line))))
-        .map((line) => line.text)
-        .join('\n'),
+      joinHyphenated(
+        lines
+          .filter((line) => !(edges[i].has(line) && (isPrintMargin(line.text) || repeated(line) || running(line))))
+          .map((line) => line.text.replace(DOT_LEADER, ' … ').trimEnd()),
+      ).join('\n'),
     )
     .filter((page) => page !== '')
     .join('\n\n');
+}
+
+/** A table of contents' dot leader ("Introduction . . . . . . 1"): one ellipsis instead. */
+const DOT_LEADER = /(?:\s*\.){4,}\s*/g;
+
+/** A header line with words and a page number at its start or end ("Chapter 2: Installing 14", "14 User Guide"). */
+const RUNNING_HEADER = /^(?:\d{1,4}\s+\p{L}.*|.*\p{L}.*\s\d{1,4})$/u;
+
+/** Lines with a word cut at the end ("manip-") joined to the next one, which goes on in lower case ("ulation ..."). */
+export function joinHyphenated(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const last = out.length - 1;
+    if (last >= 0 && /\p{Ll}{2}-$/u.test(out[last]) && /^\p{Ll}{2}/u.test(line)) {
+      // The rest of the cut word joins the line before; what follows it stays on its own line.
+      const [rest, ...more] = line.split(' ');
+      out[last] = out[last].slice(0, -1) + rest;
+      if (more.length > 0) out.push(more.join(' '));
+    } else out.push(line);
+  }
+  return out;
 }
