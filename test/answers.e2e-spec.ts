@@ -158,4 +158,16 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
     const system = (await admin.get('/api/analytics/system?hours=1').expect(200)).body.data as { answeredRate: number | null };
     expect(system.answeredRate).toBeCloseTo(12 / 14, 4);
   });
+
+  // After the analytics check above, which counts what this suite asked before it.
+  it('an API caller that names no reply language is answered in the language the question is written in', async () => {
+    const res = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?' }).expect(200);
+    expect(res.body.data.response).toMatch(/^Voici ce que j’ai trouvé dans notre base de connaissances/);
+    const notFound = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: '¿Cómo juego al ajedrez?' }).expect(200);
+    expect(notFound.body.data.response).toMatch(/^No encontré nada en nuestra base de conocimiento/);
+    // Named, it wins over the question's language.
+    const named = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?', preferredLanguage: 'English' }).expect(200);
+    expect(named.body.data.response).toMatch(/^Here's what I found in our knowledge base/);
+  });
 });
+

@@ -4,6 +4,7 @@
  * jurisdiction looked up in the catalogs, and the history the caller sent cut to what a prompt uses.
  */
 import { findSubRegion, getJurisdiction } from '../shared/catalog/jurisdictions';
+import { surelyWrittenIn } from '../shared/language-detection';
 import { DEFAULT_LANGUAGE, getLanguageByCode, getLanguageByName, Language } from '../shared/catalog/languages';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
 import type { ParsedInteractRequest } from '../shared/contracts/chat';
@@ -33,7 +34,9 @@ function historyOf(entries: ParsedInteractRequest['conversationHistory']): Histo
 }
 
 export function toChatRequest(body: ParsedInteractRequest): ChatRequest {
-  const language = languageOf(body.preferredLanguage) ?? languageOf(body.context?.preferredLanguage) ?? DEFAULT_LANGUAGE;
+  // No reply language asked for: the one the question is written in (an API caller sending only a query).
+  const written = surelyWrittenIn(body.query);
+  const language = languageOf(body.preferredLanguage) ?? languageOf(body.context?.preferredLanguage) ?? (written ? getLanguageByCode(written) : undefined) ?? DEFAULT_LANGUAGE;
   const found = body.vertical === 'legal' && body.jurisdiction ? getJurisdiction(body.jurisdiction) : undefined;
   const subRegion = found && findSubRegion(found, body.subJurisdiction);
   return {

@@ -1,4 +1,5 @@
 import { detectLanguage } from './language';
+import { surelyWrittenIn } from '../shared/language-detection';
 
 describe('detectLanguage', () => {
   it.each([
@@ -28,5 +29,21 @@ describe('detectLanguage', () => {
     expect(detectLanguage('')).toBeUndefined();
     expect(detectLanguage('12345 !!!')).toBeUndefined();
     expect(detectLanguage('zlib')).toBeUndefined();
+  });
+});
+
+describe('surelyWrittenIn (switching the reply language for the visitor)', () => {
+  it.each([
+    ['es', '¿Cuántos días de vacaciones tengo?'],
+    ['fr', 'Comment réinitialiser mon mot de passe ?'],
+    ['pt', 'Quantos dias de férias eu tenho?'],
+    ['zh', '如何重置密码？'],
+    ['en', 'How many vacation days do I get?'],
+  ])('tells %s', (code, text) => {
+    expect(surelyWrittenIn(text)).toBe(code);
+  });
+
+  it('switches nothing on a word or two that several languages share, or on none', () => {
+    for (const text of ['no', 'ciao', 'come on', 'ok', 'refund', 'Python', 'no thanks', 'a la carte']) expect([text, surelyWrittenIn(text)]).toEqual([text, undefined]);
   });
 });

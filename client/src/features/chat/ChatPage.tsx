@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type CSSProperties } from 're
 import { RefreshCw } from 'lucide-react';
 import { getJurisdiction } from '@shared/catalog/jurisdictions';
 import { DEFAULT_LANGUAGE, getLanguageByCode, type Language } from '@shared/catalog/languages';
+import { surelyWrittenIn } from '@shared/language-detection';
 import { getVertical, VERTICALS, type Vertical, type VerticalId } from '@shared/catalog/verticals';
 import type { ReplySource } from '@shared/contracts/chat';
 import type { VisitorConversation } from '@shared/contracts/conversations';
@@ -235,7 +236,18 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
       return;
     }
     setQueued(false);
-    if (conversations.send(scope, query, { vertical: verticalId, language, jurisdiction })) {
+    // Until the visitor picks a language, a question written in another offered one is answered
+    // in it, and the page follows ("¿Cuántos días de vacaciones tengo?" on an English page).
+    let replyLanguage = language;
+    if (!languageTouched.current) {
+      const written = surelyWrittenIn(query);
+      const detected = written && written !== language.code ? getLanguageByCode(written) : undefined;
+      if (detected) {
+        replyLanguage = detected;
+        setLanguage(detected);
+      }
+    }
+    if (conversations.send(scope, query, { vertical: verticalId, language: replyLanguage, jurisdiction })) {
       setInput('');
       focusInput();
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@shared/catalog/languages';
 import { DICTIONARIES, en, stringsFor } from './i18n';
 import { fakeFetch, renderChat, serverSays } from './testing/render-chat';
+import { makeReplyData } from './testing/factories';
 
 /** Every text of a dictionary, flattened (functions called with a marker). */
 function texts(value: unknown, path = ''): [string, string][] {
@@ -122,5 +123,23 @@ describe('interface languages', () => {
     await act(async () => undefined);
     expect(await screen.findByRole('button', { name: stringsFor('de').chat.send })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('de');
+  });
+
+  it('until the visitor picks a language, a question written in another one is answered in it and the page follows; once picked, it stays', async () => {
+    const { user, socket } = renderChat();
+    await user.type(input(), '¿Cuántos días de vacaciones tengo?{Enter}');
+    expect(socket.lastSend()).toMatchObject({ query: '¿Cuántos días de vacaciones tengo?', preferredLanguage: 'Spanish' });
+    expect(screen.getByRole('combobox', { name: stringsFor('es').chat.language })).toHaveValue('es');
+    expect(document.documentElement.lang).toBe('es');
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Aquí está.' })));
+    // A word or two shared by several languages switches nothing.
+    await user.type(input(), 'ok{Enter}');
+    expect(socket.lastSend()).toMatchObject({ query: 'ok', preferredLanguage: 'Spanish' });
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Vale.' })));
+    // Chosen by the visitor: a question in another language keeps the chosen reply language.
+    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('es').chat.language }), 'en');
+    await user.type(input(), 'Comment réinitialiser mon mot de passe ?{Enter}');
+    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
+    expect(document.documentElement.lang).toBe('en');
   });
 });
