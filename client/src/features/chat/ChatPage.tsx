@@ -245,6 +245,8 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
       if (detected) {
         replyLanguage = detected;
         setLanguage(detected);
+        // Kept for the next visit like a choice (a reload shows the conversation in its language).
+        savePreferences({ language: detected.code });
       }
     }
     if (conversations.send(scope, query, { vertical: verticalId, language: replyLanguage, jurisdiction })) {

@@ -142,4 +142,13 @@ describe('interface languages', () => {
     expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
     expect(document.documentElement.lang).toBe('en');
   });
+
+  it('the language the page switched to is remembered like a choice (a reload shows the conversation in it)', async () => {
+    const { user, unmount } = renderChat();
+    await user.type(input(), 'Quantos dias de férias eu tenho?{Enter}');
+    expect(document.documentElement.lang).toBe('pt');
+    unmount();
+    renderChat();
+    expect(screen.getByRole('combobox', { name: stringsFor('pt').chat.language })).toHaveValue('pt');
+  });
 });
