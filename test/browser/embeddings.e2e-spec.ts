@@ -26,6 +26,7 @@ describeBrowser('Embeddings in the browser', () => {
   let t: TestApp;
   let browser: Browser;
   let page: Page;
+  const dialogs: string[] = [];
 
   beforeAll(async () => {
     assertClientBuilt();
@@ -33,6 +34,11 @@ describeBrowser('Embeddings in the browser', () => {
     t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, signInIpLimit: 1000 });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The test's result is shown in the page, never in an alert.
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
     await signIn(page, t.url);
   });
 
@@ -50,6 +56,12 @@ describeBrowser('Embeddings in the browser', () => {
     await section.getByLabel('Provider').selectOption('openai-compatible');
     await section.getByLabel('Model').fill('nomic-embed-text');
     await section.getByLabel('Base URL').fill(mock.openaiBaseUrl);
+    // Test before saving: one embeddings call with the settings as entered, the result in the page.
+    await section.getByRole('button', { name: 'Test embeddings key' }).click();
+    await section.getByText('Valid', { exact: true }).waitFor();
+    await section.getByText('OpenAI-compatible accepted the key: nomic-embed-text returned a vector of 64 numbers.').waitFor();
+    expect(mock.requests.at(-1)).toMatchObject({ kind: 'embeddings', path: '/v1/embeddings', model: 'nomic-embed-text' });
+    await screenshot(page, 'embeddings-test-valid-1280');
     await section.getByRole('button', { name: 'Save Embeddings' }).click();
     await section.getByText(/Embeddings \(nomic-embed-text\): \d+ of \d+ chunks embedded/).waitFor();
     await screenshot(page, 'embeddings-configuration-1280');
@@ -66,5 +78,26 @@ describeBrowser('Embeddings in the browser', () => {
     await page.getByRole('tab', { name: 'Configuration' }).click();
     await page.getByRole('region', { name: 'Embeddings' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'embeddings-configuration-390');
+  });
+
+  it('Test with a key the server refuses: Invalid with the reason in the page; an edit clears the result', async () => {
+    mock.configure({ validKeys: ['sk-the-right-one'] });
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole('tab', { name: 'Configuration' }).click();
+      const section = page.getByRole('region', { name: 'Embeddings' });
+      await section.getByLabel('Key', { exact: true }).fill('sk-the-wrong-one');
+      await section.getByRole('button', { name: 'Test embeddings key' }).click();
+      await section.getByText('Invalid', { exact: true }).waitFor();
+      await section.getByText('The provider refused the key (HTTP 401).').waitFor();
+      expect(mock.requests.at(-1)).toMatchObject({ kind: 'embeddings', status: 401, apiKey: 'sk-the-wrong-one' });
+      await screenshot(page, 'embeddings-test-invalid-1280');
+      await section.getByLabel('Model').fill('nomic-embed-text-v2');
+      await section.getByText('Invalid', { exact: true }).waitFor({ state: 'detached' });
+      expect(await section.getByText('The provider refused the key (HTTP 401).').count()).toBe(0);
+      expect(dialogs).toEqual([]);
+    } finally {
+      mock.configure({ validKeys: undefined });
+    }
   });
 });
