@@ -1,25 +1,16 @@
 /**
  * Embeddings in Chromium against the built client and the real server: an admin turns hybrid
  * retrieval on in the Configuration tab (an OpenAI-compatible server: the mock's /v1/embeddings),
- * the backfill runs, and the Knowledge tab shows "n of N chunks embedded".
+ * the backfill runs, and the Knowledge tab shows "n of N chunks embedded"; its Test button checks
+ * the settings as entered (Valid, or Invalid with the reason, in the page).
  */
 import type { Browser, Page } from 'playwright-core';
 import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-server';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { signedInContext } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 
-const EMAIL = 'embeddings-browser@example.com';
-const PASSWORD = 'browser admin password';
-
-async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/admin`);
-  await page.getByLabel('Email address').fill(EMAIL);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: /Login with Password/ }).click();
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-}
+const ADMIN = { email: 'embeddings-browser@example.com', password: 'browser admin password' };
 
 describeBrowser('Embeddings in the browser', () => {
   let mock: MockLlmServer;
@@ -31,15 +22,16 @@ describeBrowser('Embeddings in the browser', () => {
   beforeAll(async () => {
     assertClientBuilt();
     mock = await startMockLlmServer();
-    t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, signInIpLimit: 1000 });
+    t = await startTestApp({ adminEmail: ADMIN.email, adminPassword: ADMIN.password });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await (await signedInContext(browser, t, ADMIN, { width: 1280, height: 800 })).newPage();
     // The test's result is shown in the page, never in an alert.
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await signIn(page, t.url);
+    await page.goto(`${t.url}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
   });
 
   afterAll(async () => {
