@@ -8,7 +8,7 @@ export function KeyBadge({ test }: { test: KeyTestState | undefined }) {
   if (!test || test.state === 'testing') return null;
   const valid = test.state === 'valid';
   return (
-    <span className={`config-badge ${valid ? 'is-valid' : 'is-invalid'}`} title={test.reason}>
+    <span className={`config-badge tone ${valid ? 'is-ok' : 'is-danger'}`} title={test.reason}>
       {valid ? KEY_TEST.valid : KEY_TEST.invalid}
     </span>
   );
