@@ -47,6 +47,7 @@ import { io, Socket } from 'socket.io-client';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import type { ClientToServerEvents, ServerToClientEvents } from '../src/shared/contracts/socket';
 import { findNginx, NGINX_MISSING } from '../deploy/cluster';
+import { stopLeftoverNginx } from '../deploy/nginx-process';
 import { dropPostgresSchema } from '../src/database/data-source';
 import { ClusterProcess, liftChatLimits, startCluster } from '../test/faults/support/cluster-process';
 
@@ -553,13 +554,15 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
       const code = await Promise.race([cluster.stop('SIGTERM'), sleep(40_000).then(() => 'timeout' as const)]);
       if (code === 'timeout') {
         await cluster.stop('SIGKILL');
-        for (const pid of [cluster.state.nginxPid, ...cluster.state.apps.map((a) => a.pid)]) {
+        for (const pid of cluster.state.apps.map((a) => a.pid)) {
           try {
             process.kill(pid, 'SIGKILL');
           } catch {
             // gone
           }
         }
+        // nginx with its workers (a SIGKILL of its master alone would leave them serving the port).
+        await stopLeftoverNginx(path.join(dir, 'nginx'));
       }
     }
     await dropPostgresSchema(databaseUrl, schema).catch((e: Error) => log(`could not drop schema ${schema}: ${e.message}`));

@@ -20,7 +20,11 @@
  * server secret and the mail outbox). Everything else (OPENAI_API_KEY, ...) passes through.
  *
  * nginx runs as this user with its own prefix, config, pid file and temp folders under the
- * runtime folder, from the checked-in template deploy/nginx/support-assistant.conf.template. OSS
+ * runtime folder, from the checked-in template deploy/nginx/support-assistant.conf.template
+ * (deploy/nginx-process.ts). Killed with SIGKILL, the script cannot stop anything: on Linux the
+ * apps and nginx then get SIGTERM from the kernel (setpriv --pdeathsig), and every start first
+ * stops what an earlier run of the same folder left of nginx (a master, or workers whose master
+ * was killed, which would keep serving the port). OSS
  * nginx only checks upstreams passively (failed requests), so this script adds the active half:
  * it polls every app's /health each second and marks a draining (503 "draining") or unreachable
  * app `down`, then reloads nginx (and back `up` once it answers again).
@@ -32,6 +36,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { checkNginxConfig, dyingWithThisProcess, killNginxGroup, nginxSitePath, reachable, startNginx, stopLeftoverNginx, writeNginxConfig } from './nginx-process';
 
 const ROOT = path.resolve(__dirname, '..');
 const TEMPLATE = path.join(ROOT, 'deploy', 'nginx', 'support-assistant.conf.template');
@@ -136,19 +141,6 @@ function prefixLines(stream: NodeJS.ReadableStream, prefix: string, out: NodeJS.
   });
 }
 
-function reachable(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -201,8 +193,9 @@ class Cluster {
 
   async start(): Promise<void> {
     const { options } = this;
-    fs.mkdirSync(this.nginxDir, { recursive: true });
-    for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(this.nginxDir, 'temp', t), { recursive: true });
+    // An nginx of an earlier run of this folder (its script killed) would still hold the port.
+    const leftover = await stopLeftoverNginx(this.nginxDir);
+    if (leftover.length > 0) log(`stopped what an earlier run left of nginx in ${this.nginxDir} (pids ${leftover.join(', ')})`);
     const port = options.port === 0 ? await freePort(options.host) : options.port;
     if (await reachable(options.host, port, 500)) throw new UsageError(`${options.host}:${port} is already in use (another cluster? set --port or CLUSTER_PORT)`);
     this.url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`;
@@ -212,9 +205,9 @@ class Cluster {
     this.apps.push(await this.startApp(1));
     this.apps.push(...(await Promise.all(Array.from({ length: options.apps - 1 }, (_, i) => this.startApp(i + 2)))));
 
-    this.writeConfig();
-    const test = spawnSync(this.nginxBin, [...this.nginxArgs(), '-t'], { encoding: 'utf8' });
-    if (test.status !== 0) throw new Error(`nginx rejected the generated configuration:\n${test.stderr}${test.stdout}`);
+    writeNginxConfig(this.nginxDir);
+    this.writeUpstreams();
+    checkNginxConfig(this.nginxBin, this.nginxDir);
     await this.startNginx();
     this.writeState();
     this.healthTimer = setInterval(() => void this.checkHealth(), HEALTH_EVERY_MS);
@@ -238,8 +231,10 @@ class Cluster {
   private startApp(n: number): Promise<App> {
     const name = `app${n}`;
     const args = this.options.source ? ['-r', 'ts-node/register/transpile-only', path.join('src', 'main.ts')] : [path.join('dist', 'main.js')];
-    // Detached: a terminal's Ctrl-C reaches this script only, which stops the apps in order.
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: this.appEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // Detached: a terminal's Ctrl-C reaches this script only, which stops the apps in order. When
+    // the script dies without stopping them (SIGKILL), they get SIGTERM and drain.
+    const [command, commandArgs] = dyingWithThisProcess(process.execPath, args);
+    const child = spawn(command, commandArgs, { cwd: ROOT, env: this.appEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const sink = (text: string) => {
       if (output.length < 200_000) output += text;
@@ -281,10 +276,6 @@ class Cluster {
     }
   }
 
-  private nginxArgs(): string[] {
-    return ['-p', `${this.nginxDir}/`, '-c', path.join(this.nginxDir, 'nginx.conf'), '-e', 'stderr'];
-  }
-
   private upstreamServers(): string {
     return this.apps.map((a) => `server 127.0.0.1:${a.port} max_fails=1 fail_timeout=${FAIL_TIMEOUT}${a.up ? '' : ' down'};  # ${a.name}`).join('\n    ');
   }
@@ -292,57 +283,16 @@ class Cluster {
   private writeUpstreams(): void {
     const listen = `${this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host}:${new URL(this.url).port}`;
     const site = renderTemplate(fs.readFileSync(TEMPLATE, 'utf8'), { SA_LISTEN: listen, SA_UPSTREAM_SERVERS: this.upstreamServers() });
-    fs.writeFileSync(path.join(this.nginxDir, 'support-assistant.conf'), `# Generated by npm run cluster from deploy/nginx/support-assistant.conf.template; edit that.\n${site}`);
-  }
-
-  private writeConfig(): void {
-    const d = this.nginxDir;
-    const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const main = [
-      '# Generated by npm run cluster (deploy/cluster.ts): nginx in the foreground with its own pid',
-      '# file, temp folders and logs under this folder. The site is support-assistant.conf.',
-      'daemon off;',
-      'master_process on;',
-      // As root nginx would switch its workers to "nobody", who may not reach this folder.
-      ...(root ? ['user root root;'] : []),
-      'worker_processes auto;',
-      `pid ${path.join(d, 'nginx.pid')};`,
-      'error_log stderr warn;',
-      'worker_rlimit_nofile 16384;',
-      'events {',
-      '    worker_connections 8192;',
-      '}',
-      'http {',
-      // Which app served each request (tests check stickiness with it).
-      "    log_format cluster '$remote_addr [$time_local] \"$request\" $status $body_bytes_sent upstream=$upstream_addr rt=$request_time';",
-      `    access_log ${path.join(d, 'access.log')} cluster buffer=64k flush=2s;`,
-      `    client_body_temp_path ${path.join(d, 'temp', 'client_body')};`,
-      `    proxy_temp_path ${path.join(d, 'temp', 'proxy')};`,
-      `    fastcgi_temp_path ${path.join(d, 'temp', 'fastcgi')};`,
-      `    uwsgi_temp_path ${path.join(d, 'temp', 'uwsgi')};`,
-      `    scgi_temp_path ${path.join(d, 'temp', 'scgi')};`,
-      `    include ${path.join(d, 'support-assistant.conf')};`,
-      '}',
-      '',
-    ].join('\n');
-    fs.writeFileSync(path.join(d, 'nginx.conf'), main);
-    this.writeUpstreams();
+    fs.writeFileSync(nginxSitePath(this.nginxDir), `# Generated by npm run cluster from deploy/nginx/support-assistant.conf.template; edit that.\n${site}`);
   }
 
   private async startNginx(): Promise<void> {
-    const child = spawn(this.nginxBin, this.nginxArgs(), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    this.nginx = child;
-    let output = '';
-    prefixLines(child.stdout!, '[nginx]', process.stdout, (t) => (output += t));
-    prefixLines(child.stderr!, '[nginx]', process.stderr, (t) => (output += t));
-    const port = Number(new URL(this.url).port);
-    const host = new URL(this.url).hostname;
-    const deadline = Date.now() + 10_000;
-    while (!(await reachable(host, port, 500))) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx exited at start (${child.signalCode ?? `code ${child.exitCode}`}): ${output.trim()}`);
-      if (Date.now() > deadline) throw new Error(`nginx did not listen on ${host}:${port} within 10 s: ${output.trim()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const { hostname, port } = new URL(this.url);
+    const child = await startNginx(this.nginxBin, this.nginxDir, { host: hostname, port: Number(port) }, (spawned) => {
+      this.nginx = spawned;
+      prefixLines(spawned.stdout!, '[nginx]', process.stdout);
+      prefixLines(spawned.stderr!, '[nginx]', process.stderr);
+    });
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       log(`nginx exited (${signal ?? `code ${code}`}): stopping`);
@@ -407,7 +357,7 @@ class Cluster {
         this.nginx.kill('SIGQUIT');
         if (!(await within(exited(this.nginx), 5000))) {
           this.nginx.kill('SIGTERM');
-          if (!(await within(exited(this.nginx), 3000))) this.nginx.kill('SIGKILL');
+          if (!(await within(exited(this.nginx), 3000))) killNginxGroup(this.nginx, 'SIGKILL');
         }
       }
       log('stopped');
@@ -419,7 +369,8 @@ class Cluster {
 
   /** Last resort (this process is exiting): nothing it started may outlive it. */
   killAll(): void {
-    for (const child of [...this.apps.map((a) => a.child), this.nginx]) if (alive(child)) child.kill('SIGKILL');
+    for (const app of this.apps) if (alive(app.child)) app.child.kill('SIGKILL');
+    if (alive(this.nginx)) killNginxGroup(this.nginx, 'SIGKILL');
   }
 }
 

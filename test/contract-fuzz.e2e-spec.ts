@@ -12,7 +12,7 @@ import { FeedbackRequestSchema } from '../src/shared/contracts/analytics';
 import { InteractRequestSchema } from '../src/shared/contracts/chat';
 import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from '../src/shared/contracts/config';
 import { ChatResumePayloadSchema, GapUpdateSchema, NewChatRequestSchema } from '../src/shared/contracts/conversations';
-import { EmbeddingSettingsUpdateSchema } from '../src/shared/contracts/embeddings';
+import { EmbeddingKeyTestRequestSchema, EmbeddingSettingsUpdateSchema } from '../src/shared/contracts/embeddings';
 import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
 import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatResumeAck, type ChatSendAck } from '../src/shared/contracts/socket';
 import { statusForCode } from '../src/common/app-error';
@@ -143,6 +143,14 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     { name: 'POST /api/feedback', method: 'post', path: () => '/api/feedback', schema: FeedbackRequestSchema, valid: { replyId: '00000000-0000-4000-8000-000000000000', vote: 'up' }, asAdmin: false },
     { name: 'PUT /api/knowledge-gaps/{id}', method: 'put', path: () => '/api/knowledge-gaps/00000000-0000-4000-8000-000000000000', schema: GapUpdateSchema, valid: { status: 'resolved' }, asAdmin: true },
     { name: 'PUT /api/config/embeddings', method: 'put', path: () => '/api/config/embeddings', schema: EmbeddingSettingsUpdateSchema, valid: { enabled: false, provider: 'openai', model: 'text-embedding-3-small' }, asAdmin: true },
+    {
+      name: 'POST /api/config/embeddings/test',
+      method: 'post',
+      path: () => '/api/config/embeddings/test',
+      schema: EmbeddingKeyTestRequestSchema,
+      valid: { provider: 'openai', model: 'text-embedding-3-small', baseUrl: 'https://example.com/v1', apiKey: 'sk-test' },
+      asAdmin: true,
+    },
     { name: 'POST /api/visitor/conversations/new', method: 'post', path: () => '/api/visitor/conversations/new', schema: NewChatRequestSchema, valid: { vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'Texas' }, asAdmin: false },
   ];
 

@@ -180,3 +180,192 @@ describe('hybrid retrieval with embeddings (mock embeddings endpoint)', () => {
     expect(await vectorCount('text-embedding-3-small')).toBe(0);
   });
 });
+
+describe('POST /api/config/embeddings/test (one real embeddings call through the SDK, mock endpoints)', () => {
+  const GOOD_KEY = 'sk-embeddings-good-1234';
+  const BAD_KEY = 'sk-embeddings-wrong-9876';
+  const KEY_TEST_TIMEOUT_MS = 1500;
+  let mock: MockLlmServer;
+  let t: TestApp;
+  let admin: AdminAgent;
+
+  beforeAll(async () => {
+    mock = await startMockLlmServer({ validKeys: [GOOD_KEY] });
+    t = await startTestApp({ apiKeyTestTimeoutMs: KEY_TEST_TIMEOUT_MS, seedSampleKnowledge: false });
+    admin = await adminAgent(t);
+    await admin
+      .post('/api/config/agents')
+      .send({ agentId: 'lender', agentName: 'Lender', vertical: 'universal', enabled: false, llmConfig: { provider: 'openai', model: 'gpt-4o-mini', apiKey: GOOD_KEY } })
+      .expect(201);
+  });
+
+  afterEach(() => mock.configure({ embeddings: undefined, validKeys: [GOOD_KEY] }));
+
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const test = (body: object) => admin.post('/api/config/embeddings/test').send(body);
+
+  it('OpenAI: a key the provider accepts is Valid, with the vector length, from one embeddings request of the model', async () => {
+    const res = await test({ provider: 'openai', model: 'text-embedding-3-small', baseUrl: mock.openaiBaseUrl, apiKey: GOOD_KEY }).expect(200);
+    expect(res.body.data).toMatchObject({ isValid: true, provider: 'openai', model: 'text-embedding-3-small', dimensions: 64 });
+    expect(res.body.data.reason).toBe('OpenAI accepted the key: text-embedding-3-small returned a vector of 64 numbers.');
+    const call = mock.requests.at(-1)!;
+    expect(call).toMatchObject({ vendor: 'openai', kind: 'embeddings', method: 'POST', path: '/v1/embeddings', apiKey: GOOD_KEY, model: 'text-embedding-3-small', status: 200 });
+    expect(call.input).toHaveLength(1);
+    expect(call.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);
+  });
+
+  it("Azure OpenAI: the deployment's URL with api-version, the key in the api-key header", async () => {
+    const res = await test({ provider: 'azure', model: 'embeddings-deployment', endpoint: mock.azureEndpoint, apiVersion: '2024-10-21', apiKey: GOOD_KEY }).expect(200);
+    expect(res.body.data).toMatchObject({ isValid: true, provider: 'azure', model: 'embeddings-deployment', dimensions: 64 });
+    expect(res.body.data.reason).toMatch(/^Azure OpenAI accepted the key/);
+    const call = mock.requests.at(-1)!;
+    expect(call).toMatchObject({ vendor: 'azure', path: '/openai/deployments/embeddings-deployment/embeddings', query: { 'api-version': '2024-10-21' }, apiKey: GOOD_KEY, status: 200 });
+    expect(call.headers['api-key']).toBe(GOOD_KEY);
+    expect(call.headers.authorization).toBeUndefined();
+  });
+
+  it('OpenAI-compatible: no key needed (a server without keys), the address without /v1 gets it', async () => {
+    mock.configure({ validKeys: undefined });
+    const res = await test({ provider: 'openai-compatible', model: 'nomic-embed-text', baseUrl: mock.url, apiKey: null, keyFromAgent: null }).expect(200);
+    expect(res.body.data).toMatchObject({ isValid: true, provider: 'openai-compatible', model: 'nomic-embed-text', dimensions: 64 });
+    expect(mock.requests.at(-1)).toMatchObject({ vendor: 'openai', path: '/v1/embeddings', model: 'nomic-embed-text', status: 200 });
+  });
+
+  it("a wrong key is Invalid with the provider's reason (HTTP 401), never echoing the key; OpenAI and Azure", async () => {
+    const openai = await test({ provider: 'openai', model: 'text-embedding-3-small', baseUrl: mock.openaiBaseUrl, apiKey: BAD_KEY }).expect(200);
+    expect(openai.body.data).toMatchObject({ isValid: false, reason: 'The provider refused the key (HTTP 401).' });
+    expect(mock.requests.at(-1)).toMatchObject({ status: 401, apiKey: BAD_KEY });
+    expect(JSON.stringify(openai.body)).not.toContain(BAD_KEY);
+    const azure = await test({ provider: 'azure', model: 'embeddings-deployment', endpoint: mock.azureEndpoint, apiKey: BAD_KEY }).expect(200);
+    expect(azure.body.data).toMatchObject({ isValid: false, reason: 'The provider refused the key (HTTP 401).' });
+    // The default API version when none is given.
+    expect(mock.requests.at(-1)).toMatchObject({ vendor: 'azure', status: 401, query: { 'api-version': '2024-10-21' } });
+  });
+
+  it('an unknown model or deployment (404) is Invalid and says which', async () => {
+    mock.configure({ embeddings: { status: 404 } });
+    const openai = await test({ provider: 'openai', model: 'text-embedding-9', baseUrl: mock.openaiBaseUrl, apiKey: GOOD_KEY }).expect(200);
+    expect(openai.body.data).toMatchObject({ isValid: false, reason: 'OpenAI has no model named text-embedding-9 (HTTP 404): check the model and the address.' });
+    const azure = await test({ provider: 'azure', model: 'no-such-deployment', endpoint: mock.azureEndpoint, apiKey: GOOD_KEY }).expect(200);
+    expect(azure.body.data.reason).toMatch(/^Azure OpenAI has no deployment named no-such-deployment \(HTTP 404\)/);
+  });
+
+  it('an endpoint that never answers is Invalid within API_KEY_TEST_TIMEOUT_MS; a closed port at once', async () => {
+    mock.configure({ embeddings: { hang: true } });
+    const started = Date.now();
+    const silent = await test({ provider: 'openai', model: 'text-embedding-3-small', baseUrl: mock.openaiBaseUrl, apiKey: GOOD_KEY }).expect(200);
+    const elapsed = Date.now() - started;
+    expect(silent.body.data).toMatchObject({ isValid: false, reason: 'The provider did not answer within 1.5 s.' });
+    expect(elapsed).toBeGreaterThanOrEqual(KEY_TEST_TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(KEY_TEST_TIMEOUT_MS + 3000);
+
+    const refused = await test({ provider: 'openai-compatible', model: 'm', baseUrl: 'http://127.0.0.1:9/v1' }).expect(200);
+    expect(refused.body.data).toMatchObject({ isValid: false, reason: 'The provider could not be reached (check the address and the network).' });
+  });
+
+  it("fields left out are the saved settings, the saved key too (empty or masked); a typed key or an agent's key replaces it", async () => {
+    const saved = await admin
+      .put('/api/config/embeddings')
+      .send({ provider: 'azure', model: 'saved-deployment', endpoint: mock.azureEndpoint, apiVersion: '2024-06-01', apiKey: GOOD_KEY })
+      .expect(200);
+    const mask = saved.body.data.settings.apiKey as string;
+    expect(mask).toBe('sk-...1234');
+
+    for (const body of [{}, { apiKey: '' }, { apiKey: mask }]) {
+      const res = await test(body).expect(200);
+      expect(res.body.data).toMatchObject({ isValid: true, provider: 'azure', model: 'saved-deployment' });
+      expect(mock.requests.at(-1)).toMatchObject({ vendor: 'azure', path: '/openai/deployments/saved-deployment/embeddings', query: { 'api-version': '2024-06-01' }, apiKey: GOOD_KEY });
+    }
+    expect((await test({ apiKey: BAD_KEY }).expect(200)).body.data.isValid).toBe(false);
+    expect(mock.requests.at(-1)).toMatchObject({ apiKey: BAD_KEY });
+
+    const lent = await test({ provider: 'openai', model: 'text-embedding-3-small', baseUrl: mock.openaiBaseUrl, keyFromAgent: 'lender' }).expect(200);
+    expect(lent.body.data.isValid).toBe(true);
+    expect(mock.requests.at(-1)).toMatchObject({ vendor: 'openai', apiKey: GOOD_KEY });
+    // The test changed nothing.
+    expect((await admin.get('/api/config/embeddings').expect(200)).body.data.settings).toMatchObject({ provider: 'azure', model: 'saved-deployment', keyFromAgent: null });
+  });
+
+  it('without a key or an address it says what to enter (no call)', async () => {
+    const before = mock.requests.length;
+    const noKey = await test({ provider: 'openai', baseUrl: mock.openaiBaseUrl, apiKey: null }).expect(200);
+    expect(noKey.body.data).toMatchObject({ isValid: false, reason: 'No API key to test: enter the OpenAI key.' });
+    const noEndpoint = await test({ provider: 'azure', endpoint: null, baseUrl: null, apiKey: GOOD_KEY }).expect(200);
+    expect(noEndpoint.body.data).toMatchObject({ isValid: false, reason: 'No endpoint to test: enter the Azure OpenAI endpoint.' });
+    const noAddress = await test({ provider: 'openai-compatible', endpoint: null, baseUrl: null }).expect(200);
+    expect(noAddress.body.data).toMatchObject({ isValid: false, reason: "No address to test: enter the server's base URL." });
+    expect(mock.requests.length).toBe(before);
+  });
+
+  it.each([
+    ['an unknown provider', { provider: 'anthropic' }, 'Provider must be one of openai, azure, openai-compatible'],
+    ['a base URL that is not http(s)', { baseUrl: 'ftp://x' }, 'Base URL must be an http or https URL'],
+    ['a key with spaces', { apiKey: 'sk two words' }, 'API Key must not contain spaces'],
+    ['an agent that is not an agent id', { keyFromAgent: 'Not An Id!' }, 'Agent must be an agent id'],
+    ['a body that is not an object', ['openai'], 'Send the request as a JSON object.'],
+  ])('refuses %s with a 400 that says what to fix', async (_name, body, message) => {
+    const res = await test(body).expect(400);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'validation_failed', message } });
+  });
+
+  it("an unknown agent to take the key from is a 404", async () => {
+    const res = await test({ keyFromAgent: 'nobody-agent' }).expect(404);
+    expect(res.body.error).toMatchObject({ code: 'not_found', message: 'No agent with the id "nobody-agent".' });
+  });
+});
+
+describe('hybrid retrieval through Azure OpenAI embeddings (mock deployment endpoint)', () => {
+  const AZURE_KEY = 'azure-embeddings-key-42';
+  let mock: MockLlmServer;
+  let t: TestApp;
+  let admin: AdminAgent;
+
+  beforeAll(async () => {
+    mock = await startMockLlmServer({ validKeys: [AZURE_KEY] });
+    t = await startTestApp({ embeddingTimeoutMs: EMBEDDING_TIMEOUT_MS });
+    admin = await adminAgent(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  it("writes a vector for every chunk through the deployment's URL (api-version, api-key header), and a search embeds the question there and uses it", async () => {
+    await admin
+      .put('/api/config/embeddings')
+      .send({ enabled: true, provider: 'azure', model: 'kb-embeddings', endpoint: mock.azureEndpoint, apiVersion: '2024-10-21', apiKey: AZURE_KEY })
+      .expect(200);
+    const done = await eventually(async () => {
+      const s = (await admin.get('/api/config/embeddings/status').expect(200)).body.data as EmbeddingStatus;
+      return s.total > 0 && s.embedded === s.total ? s : undefined;
+    }, 15000, 'every chunk embedded through Azure');
+    expect(done).toMatchObject({ model: 'kb-embeddings', degraded: false });
+    const rows: { n: string | number; dims: string | number }[] = await t.dataSource.query(
+      t.config.databaseUrl
+        ? 'SELECT COUNT(*) AS n, MIN(dims) AS dims FROM knowledge_chunk_embeddings WHERE model = $1'
+        : 'SELECT COUNT(*) AS n, MIN(dims) AS dims FROM knowledge_chunk_embeddings WHERE model = ?',
+      ['kb-embeddings'],
+    );
+    expect(Number(rows[0].n)).toBe(done.total);
+    expect(Number(rows[0].dims)).toBe(64);
+    const backfill = mock.requests.filter((r) => r.kind === 'embeddings');
+    expect(backfill.length).toBeGreaterThan(0);
+    for (const call of backfill) {
+      expect(call).toMatchObject({ vendor: 'azure', path: '/openai/deployments/kb-embeddings/embeddings', query: { 'api-version': '2024-10-21' }, apiKey: AZURE_KEY, status: 200 });
+    }
+
+    const before = mock.requests.length;
+    const res = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'How do I get a refund?', userId: 'demo-user' }).expect(200);
+    const data = res.body.data as ReplyData;
+    // 'hybrid': the question's vector was scored against the stored ones and fused with BM25.
+    expect(data.optimization.retrieval).toBe('hybrid');
+    expect(data.sources.map((source) => source.title)).toContain('Returns and refunds');
+    const question = mock.requests.slice(before).find((r) => r.kind === 'embeddings');
+    expect(question).toMatchObject({ vendor: 'azure', path: '/openai/deployments/kb-embeddings/embeddings', input: ['How do I get a refund?'], status: 200 });
+  });
+});

@@ -7,7 +7,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
 import { writeTransaction } from '../database/write-queue';
 import { listModels } from '../llm/adapters/list-models';
-import { LlmError, ProviderConnection } from '../llm/llm.types';
+import { keyTestReason } from '../llm/adapters/provider-errors';
+import type { ProviderConnection } from '../llm/llm.types';
 import { DEFAULT_MODELS, getProvider, ProviderId } from '../shared/catalog/providers';
 import { ENABLED_VERTICAL_IDS, getVertical } from '../shared/catalog/verticals';
 import type { ConfigChangedPayload } from '../shared/contracts/socket';
@@ -318,25 +319,6 @@ function slugify(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, LIMITS.agentId);
-}
-
-function keyTestReason(error: unknown, timeoutMs: number): string {
-  if (error instanceof LlmError) {
-    switch (error.kind) {
-      case 'auth':
-        return error.status ? `The provider refused the key (HTTP ${error.status}).` : error.message;
-      case 'timeout':
-      case 'cancelled':
-        return `The provider did not answer within ${Math.round(timeoutMs / 100) / 10} s.`;
-      case 'unreachable':
-        return 'The provider could not be reached (check the address and the network).';
-      case 'rate_limited':
-        return 'The provider is rate limiting requests; the key may be valid, try again shortly.';
-      default:
-        return error.message;
-    }
-  }
-  return 'The key could not be tested.';
 }
 
 export function toDto(agent: LoadedAgent): AgentConfigDto {

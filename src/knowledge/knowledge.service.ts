@@ -374,7 +374,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       });
       const view = viewOf(item, stored.map((a) => viewOfAttachment(a, now)));
       if (sliced) await this.indexInSlices(item, stored);
-      this.index.scheduleWarm();
+      this.written();
       return view;
     });
   }
@@ -413,7 +413,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     return this.lockedItem(id, async () => {
       const { view, item, stored, sliced } = await writeTransaction(this.dataSource, (manager) => this.updateIn(manager, id, patch, true));
       if (sliced) await this.indexInSlices(item, stored);
-      this.index.scheduleWarm();
+      this.written();
       return view;
     });
   }
@@ -484,7 +484,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
         await writeTransaction(this.dataSource, (manager) => this.removeIn(manager, id));
         await this.unhide(id);
       }
-      this.index.scheduleWarm();
+      this.written();
     });
   }
 
@@ -1025,7 +1025,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
         if (!found) return this.unhide(id);
         this.logger.log(`Indexing "${found.item.title}" again (left unfinished by the last run)`);
         await this.indexInSlices(found.item, found.attachments);
-        this.index.scheduleWarm();
+        this.written();
       });
     }
   }
@@ -1036,10 +1036,18 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
    */
   private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const result = await writeTransaction(this.dataSource, work);
-    this.index.scheduleWarm();
-    // Embeddings on: the new or changed chunks get vectors (a job).
-    this.semantic?.requestSync();
+    this.written();
     return result;
+  }
+
+  /**
+   * After any knowledge write has committed (in one transaction, or the last of its slices): the
+   * search cache warms again soon, and with embeddings on the new or changed chunks get vectors
+   * (a job).
+   */
+  private written(): void {
+    this.index.scheduleWarm();
+    this.semantic?.requestSync();
   }
 }
 

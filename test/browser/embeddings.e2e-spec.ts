@@ -1,39 +1,37 @@
 /**
  * Embeddings in Chromium against the built client and the real server: an admin turns hybrid
  * retrieval on in the Configuration tab (an OpenAI-compatible server: the mock's /v1/embeddings),
- * the backfill runs, and the Knowledge tab shows "n of N chunks embedded".
+ * the backfill runs, and the Knowledge tab shows "n of N chunks embedded"; its Test button checks
+ * the settings as entered (Valid, or Invalid with the reason, in the page).
  */
 import type { Browser, Page } from 'playwright-core';
 import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-server';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { signedInContext } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 
-const EMAIL = 'embeddings-browser@example.com';
-const PASSWORD = 'browser admin password';
-
-async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/admin`);
-  await page.getByLabel('Email address').fill(EMAIL);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: /Login with Password/ }).click();
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-}
+const ADMIN = { email: 'embeddings-browser@example.com', password: 'browser admin password' };
 
 describeBrowser('Embeddings in the browser', () => {
   let mock: MockLlmServer;
   let t: TestApp;
   let browser: Browser;
   let page: Page;
+  const dialogs: string[] = [];
 
   beforeAll(async () => {
     assertClientBuilt();
     mock = await startMockLlmServer();
-    t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, signInIpLimit: 1000 });
+    t = await startTestApp({ adminEmail: ADMIN.email, adminPassword: ADMIN.password });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signIn(page, t.url);
+    page = await (await signedInContext(browser, t, ADMIN, { width: 1280, height: 800 })).newPage();
+    // The test's result is shown in the page, never in an alert.
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${t.url}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
   });
 
   afterAll(async () => {
@@ -50,6 +48,12 @@ describeBrowser('Embeddings in the browser', () => {
     await section.getByLabel('Provider').selectOption('openai-compatible');
     await section.getByLabel('Model').fill('nomic-embed-text');
     await section.getByLabel('Base URL').fill(mock.openaiBaseUrl);
+    // Test before saving: one embeddings call with the settings as entered, the result in the page.
+    await section.getByRole('button', { name: 'Test embeddings key' }).click();
+    await section.getByText('Valid', { exact: true }).waitFor();
+    await section.getByText('OpenAI-compatible accepted the key: nomic-embed-text returned a vector of 64 numbers.').waitFor();
+    expect(mock.requests.at(-1)).toMatchObject({ kind: 'embeddings', path: '/v1/embeddings', model: 'nomic-embed-text' });
+    await screenshot(page, 'embeddings-test-valid-1280');
     await section.getByRole('button', { name: 'Save Embeddings' }).click();
     await section.getByText(/Embeddings \(nomic-embed-text\): \d+ of \d+ chunks embedded/).waitFor();
     await screenshot(page, 'embeddings-configuration-1280');
@@ -66,5 +70,26 @@ describeBrowser('Embeddings in the browser', () => {
     await page.getByRole('tab', { name: 'Configuration' }).click();
     await page.getByRole('region', { name: 'Embeddings' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'embeddings-configuration-390');
+  });
+
+  it('Test with a key the server refuses: Invalid with the reason in the page; an edit clears the result', async () => {
+    mock.configure({ validKeys: ['sk-the-right-one'] });
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole('tab', { name: 'Configuration' }).click();
+      const section = page.getByRole('region', { name: 'Embeddings' });
+      await section.getByLabel('Key', { exact: true }).fill('sk-the-wrong-one');
+      await section.getByRole('button', { name: 'Test embeddings key' }).click();
+      await section.getByText('Invalid', { exact: true }).waitFor();
+      await section.getByText('The provider refused the key (HTTP 401).').waitFor();
+      expect(mock.requests.at(-1)).toMatchObject({ kind: 'embeddings', status: 401, apiKey: 'sk-the-wrong-one' });
+      await screenshot(page, 'embeddings-test-invalid-1280');
+      await section.getByLabel('Model').fill('nomic-embed-text-v2');
+      await section.getByText('Invalid', { exact: true }).waitFor({ state: 'detached' });
+      expect(await section.getByText('The provider refused the key (HTTP 401).').count()).toBe(0);
+      expect(dialogs).toEqual([]);
+    } finally {
+      mock.configure({ validKeys: undefined });
+    }
   });
 });

@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { findNginx, NGINX_MISSING } from '../../deploy/cluster';
+import { stopLeftoverNginx } from '../../deploy/nginx-process';
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
 import { chatOverSocket, ClientSocket } from '../support/test-app';
 import { ClusterProcess, liftChatLimits, runClusterScript, startCluster } from './support/cluster-process';
@@ -114,11 +115,8 @@ describeWithNginx('npm run cluster: two apps behind nginx', () => {
         // already gone
       }
     }
-    try {
-      if (cluster) process.kill(cluster.state.nginxPid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    // nginx with its workers (a SIGKILL of its master alone would leave them serving the port).
+    if (dir) await stopLeftoverNginx(path.join(dir, 'nginx'));
     await mock?.close();
     await backing?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });

@@ -93,3 +93,23 @@ function isNetworkFailure(error: unknown): boolean {
     (typeof code === 'string' && /^(ECONN|EPIPE|ETIMEDOUT|UND_ERR)/.test(code))
   );
 }
+
+/** Why a key test (a models listing, or one embeddings call) failed, for the admin who asked. */
+export function keyTestReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof LlmError) {
+    switch (error.kind) {
+      case 'auth':
+        return error.status ? `The provider refused the key (HTTP ${error.status}).` : error.message;
+      case 'timeout':
+      case 'cancelled':
+        return `The provider did not answer within ${Math.round(timeoutMs / 100) / 10} s.`;
+      case 'unreachable':
+        return 'The provider could not be reached (check the address and the network).';
+      case 'rate_limited':
+        return 'The provider is rate limiting requests; the key may be valid, try again shortly.';
+      default:
+        return error.message;
+    }
+  }
+  return 'The key could not be tested.';
+}

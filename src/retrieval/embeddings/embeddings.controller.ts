@@ -1,7 +1,17 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import type { z } from 'zod';
 import { Contract } from '../../common/contract';
-import { EmbeddingConfigSchema, EmbeddingSettingsUpdateSchema, EmbeddingStatusSchema, type EmbeddingConfig, type EmbeddingStatus } from '../../shared/contracts/embeddings';
+import {
+  EmbeddingConfigSchema,
+  EmbeddingKeyTestRequestSchema,
+  EmbeddingKeyTestResultSchema,
+  EmbeddingSettingsUpdateSchema,
+  EmbeddingStatusSchema,
+  type EmbeddingConfig,
+  type EmbeddingKeyTestInput,
+  type EmbeddingKeyTestResult,
+  type EmbeddingStatus,
+} from '../../shared/contracts/embeddings';
 import { EmbeddingsService } from './embeddings.service';
 
 type Envelope<T> = { success: true; data: T };
@@ -26,6 +36,20 @@ export class EmbeddingsController {
   })
   async update(@Body() input: z.output<typeof EmbeddingSettingsUpdateSchema>): Promise<Envelope<EmbeddingConfig>> {
     return { success: true, data: await this.embeddings.update(input) };
+  }
+
+  @Post('config/embeddings/test')
+  @Contract({
+    summary: 'Test the embeddings settings and key',
+    description:
+      'One embeddings call of a short text (a real call, within API_KEY_TEST_TIMEOUT_MS) with the settings as sent; a field left out is the saved one, and so is the key when empty or masked (null: no key).',
+    body: EmbeddingKeyTestRequestSchema,
+    data: EmbeddingKeyTestResultSchema,
+    status: 200,
+    errors: [404],
+  })
+  async test(@Body() input: EmbeddingKeyTestInput): Promise<Envelope<EmbeddingKeyTestResult>> {
+    return { success: true, data: await this.embeddings.testKey(input) };
   }
 
   @Get('config/embeddings/status')

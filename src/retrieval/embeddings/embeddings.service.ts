@@ -15,6 +15,7 @@ import { AgentRegistryService } from '../../agents/agent-registry.service';
 import { ConfigChangeBus } from '../../agents/config-change-bus';
 import { maskApiKey, SecretBox } from '../../agents/secret-box';
 import { UsageRecorderService } from '../../analytics/usage-recorder.service';
+import { AppError } from '../../common/app-error';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { portableSql } from '../../database/sql';
 import { queuedWrite } from '../../database/write-queue';
@@ -22,8 +23,16 @@ import { describeError } from '../../jobs/in-process-job-queue';
 import { JOB_QUEUE, JobQueue } from '../../jobs/job-queue';
 import type { SemanticHit, SemanticSearch, SemanticSearchResult } from '../../knowledge/semantic-search';
 import { KnowledgeService } from '../../knowledge/knowledge.service';
-import { embeddingCostUsd } from '../../shared/catalog/providers';
-import type { EmbeddingConfig, EmbeddingSettings, EmbeddingSettingsUpdateSchema, EmbeddingStatus } from '../../shared/contracts/embeddings';
+import { keyTestReason, toLlmError } from '../../llm/adapters/provider-errors';
+import { embeddingCostUsd, getProvider } from '../../shared/catalog/providers';
+import type {
+  EmbeddingConfig,
+  EmbeddingKeyTestInput,
+  EmbeddingKeyTestResult,
+  EmbeddingSettings,
+  EmbeddingSettingsUpdateSchema,
+  EmbeddingStatus,
+} from '../../shared/contracts/embeddings';
 import { bytesInto, EmbeddingConnection, embedTexts, vectorToBytes } from './embedding-client';
 import type { z } from 'zod';
 
@@ -40,6 +49,8 @@ export const SEMANTIC_CANDIDATES = 50;
 const VECTOR_CACHE_MS = 10_000;
 /** Characters of a chunk sent to be embedded (its title, then its text). */
 const MAX_EMBED_CHARS = 8000;
+/** What the key test embeds (a few tokens). */
+const KEY_TEST_TEXT = 'How do I reset my password?';
 
 interface StoredSettings extends Omit<EmbeddingSettings, 'apiKey'> {
   apiKeyCipher: string | null;
@@ -185,6 +196,72 @@ export class EmbeddingsService implements OnModuleInit, OnApplicationBootstrap, 
       endpoint: s.endpoint ?? undefined,
       apiVersion: s.apiVersion ?? undefined,
     };
+  }
+
+  // --- key test ------------------------------------------------------------------------------
+
+  /**
+   * One embeddings call of a short text with the settings as entered (a field left out: the saved
+   * one; the key likewise), within API_KEY_TEST_TIMEOUT_MS: valid with the vector's length, or
+   * invalid with the reason. Like the agents' key test it is no usage event, and it leaves the
+   * search's degraded state alone.
+   */
+  async testKey(input: EmbeddingKeyTestInput): Promise<EmbeddingKeyTestResult> {
+    const s = this.settings;
+    const provider = input.provider ?? s.provider;
+    const model = input.model ?? s.model;
+    const label = getProvider(provider)!.label;
+    const invalid = (reason: string): EmbeddingKeyTestResult => ({ isValid: false, reason, provider, model, latencyMs: 0 });
+    const keyFromAgent = input.keyFromAgent === undefined ? s.keyFromAgent : input.keyFromAgent;
+    let apiKey: string | undefined;
+    if (keyFromAgent) {
+      const agent = (await this.agents.current()).agents.find((a) => a.row.agentId === keyFromAgent);
+      if (!agent) throw new AppError('not_found', `No agent with the id "${keyFromAgent}".`);
+      if (agent.keyError) return invalid(agent.keyError);
+      if (!agent.apiKey && provider !== 'openai-compatible') return invalid(`${agent.row.agentName} has no API key to lend.`);
+      apiKey = agent.apiKey;
+    } else if (input.apiKey !== undefined) {
+      apiKey = input.apiKey ?? undefined;
+    } else if (s.apiKeyCipher) {
+      try {
+        apiKey = this.box.decrypt(s.apiKeyCipher, EMBEDDING_SETTINGS_KEY);
+      } catch {
+        return invalid('The saved key is unreadable: enter it again.');
+      }
+    }
+    const given = (value: string | null | undefined, saved: string | null) => (value === undefined ? saved : value) ?? undefined;
+    const connection: EmbeddingConnection = {
+      provider,
+      model,
+      apiKey,
+      baseUrl: given(input.baseUrl, s.baseUrl),
+      endpoint: given(input.endpoint, s.endpoint),
+      apiVersion: given(input.apiVersion, s.apiVersion),
+    };
+    if (!apiKey && provider !== 'openai-compatible') return invalid(`No API key to test: enter the ${label} key.`);
+    if (provider === 'azure' && !(connection.endpoint ?? connection.baseUrl)) return invalid(`No endpoint to test: enter the ${label} endpoint.`);
+    if (provider === 'openai-compatible' && !(connection.baseUrl ?? connection.endpoint)) return invalid("No address to test: enter the server's base URL.");
+
+    const timeoutMs = this.config.apiKeyTestTimeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const { vectors } = await embedTexts(connection, [KEY_TEST_TEXT], signal);
+      const dimensions = vectors[0].length;
+      this.logger.debug(`Embeddings key test (${provider}): valid, ${dimensions} dimensions, ${elapsed()} ms`);
+      return { isValid: true, reason: `${label} accepted the key: ${model} returned a vector of ${dimensions} numbers.`, provider, model, dimensions, latencyMs: elapsed() };
+    } catch (error) {
+      const failure = toLlmError(error, signal);
+      const reason =
+        failure.status === 404
+          ? provider === 'azure'
+            ? `${label} has no deployment named ${model} (HTTP 404): check the deployment name, the endpoint and the API version.`
+            : `${label} has no model named ${model} (HTTP 404): check the model and the address.`
+          : keyTestReason(failure, timeoutMs);
+      this.logger.debug(`Embeddings key test (${provider}): invalid (${reason}), ${elapsed()} ms`);
+      return { ...invalid(reason), latencyMs: elapsed() };
+    }
   }
 
   // --- status and health ---------------------------------------------------------------------

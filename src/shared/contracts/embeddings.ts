@@ -35,9 +35,8 @@ export const EmbeddingSettingsSchema = z
   .meta({ id: 'EmbeddingSettings' });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettingsSchema>;
 
-/** PUT /api/config/embeddings: any subset of the fields. `apiKey`: absent, empty or the mask keeps the stored key; null removes it. */
-export const EmbeddingSettingsUpdateSchema = body({
-  enabled: flag('Embeddings').optional(),
+/** The fields that say where and how to call (the PUT body's and the key test's). */
+const connectionFields = {
   provider: provider.optional(),
   model: text('Embedding model', AGENT_LIMITS.model, { required: true }).optional(),
   baseUrl: url('Base URL').optional(),
@@ -48,10 +47,35 @@ export const EmbeddingSettingsUpdateSchema = body({
     .transform((value) => value || null)
     .optional(),
   apiKey,
-})
+};
+
+/** PUT /api/config/embeddings: any subset of the fields. `apiKey`: absent, empty or the mask keeps the stored key; null removes it. */
+export const EmbeddingSettingsUpdateSchema = body({ enabled: flag('Embeddings').optional(), ...connectionFields })
   .refine((value) => Object.values(value).some((v) => v !== undefined), 'Send at least one setting to change')
   .meta({ id: 'EmbeddingSettingsUpdate' });
 export type EmbeddingSettingsUpdate = z.input<typeof EmbeddingSettingsUpdateSchema>;
+
+/**
+ * POST /api/config/embeddings/test: one small embeddings call with the settings as entered; a
+ * field left out is the saved one (the key too when left empty or masked; null: no key).
+ */
+export const EmbeddingKeyTestRequestSchema = body(connectionFields).meta({ id: 'EmbeddingKeyTestRequest' });
+export type EmbeddingKeyTestRequest = z.input<typeof EmbeddingKeyTestRequestSchema>;
+export type EmbeddingKeyTestInput = z.output<typeof EmbeddingKeyTestRequestSchema>;
+
+export const EmbeddingKeyTestResultSchema = z
+  .object({
+    isValid: z.boolean(),
+    /** The provider's answer in plain words (never the vendor's text, which may echo the key). */
+    reason: z.string(),
+    provider: z.enum(EMBEDDING_PROVIDER_IDS),
+    model: z.string(),
+    /** The vector's length (when valid). */
+    dimensions: z.number().int().optional(),
+    latencyMs: z.number(),
+  })
+  .meta({ id: 'EmbeddingKeyTestResult' });
+export type EmbeddingKeyTestResult = z.infer<typeof EmbeddingKeyTestResultSchema>;
 
 /** GET /api/config/embeddings/status (and with the settings): how far the vectors are. */
 export const EmbeddingStatusSchema = z

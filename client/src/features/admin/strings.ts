@@ -1,4 +1,11 @@
 /** Texts of the console shell. Texts quoted by the product spec (section 2 "Admin console") are copied exactly. */
+/** A key test's button and its result badge (an agent's Configure dialog and card, the Embeddings section). */
+export const KEY_TEST = {
+  test: 'Test',
+  valid: 'Valid',
+  invalid: 'Invalid',
+};
+
 export const CONSOLE = {
   title: 'Admin Dashboard',
   backToSupport: 'Back to Support',

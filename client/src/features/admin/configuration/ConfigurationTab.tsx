@@ -6,7 +6,7 @@ import { AgentDialog } from './components/AgentDialog';
 import { AgentList } from './components/AgentList';
 import { NewAgentDialog } from './components/NewAgentDialog';
 import { Modal } from '../../../components/Modal';
-import type { KeyTestState } from './components/KeyBadge';
+import type { KeyTestState } from '../components/KeyBadge';
 import type { ChatLimits } from '@shared/contracts/limits';
 import { ChatLimitsForm } from './components/ChatLimitsForm';
 import { SettingsForm } from './components/SettingsForm';

@@ -1,8 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Loader2 } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { EMBEDDING_MODELS, EMBEDDING_PROVIDER_IDS, type EmbeddingProviderId } from '@shared/catalog/providers';
 import { EMBEDDING_PROVIDER_LABELS } from '@shared/contracts/embeddings';
-import { EMBEDDING_STATUS_QUERY_KEY, EMBEDDINGS_QUERY_KEY, embeddingsApi, progressLine, type EmbeddingConfig } from './embeddings-api';
+import { KeyBadge, type KeyTestState } from '../components/KeyBadge';
+import { KEY_TEST } from '../strings';
+import { EMBEDDING_STATUS_QUERY_KEY, EMBEDDINGS_QUERY_KEY, embeddingsApi, progressLine, type EmbeddingConfig, type EmbeddingSettingsUpdate } from './embeddings-api';
 
 interface Draft {
   enabled: boolean;
@@ -20,6 +23,19 @@ function draftOf(config: EmbeddingConfig): Draft {
   return { enabled: s.enabled, provider: s.provider, model: s.model, baseUrl: s.baseUrl ?? '', endpoint: s.endpoint ?? '', apiVersion: s.apiVersion ?? '', keyFromAgent: s.keyFromAgent ?? '', apiKey: s.apiKey ?? '' };
 }
 
+/** What a save or a test sends: the draft's connection, its own key only when no agent lends one. */
+function connectionOf(d: Draft): Omit<EmbeddingSettingsUpdate, 'enabled'> {
+  return {
+    provider: d.provider,
+    model: d.model,
+    baseUrl: d.baseUrl,
+    endpoint: d.endpoint,
+    apiVersion: d.apiVersion,
+    keyFromAgent: d.keyFromAgent,
+    ...(d.keyFromAgent ? {} : { apiKey: d.apiKey }),
+  };
+}
+
 /**
  * Configuration tab, "Embeddings": hybrid retrieval (BM25 fused with vectors) on or off, the
  * provider (OpenAI, Azure OpenAI, an OpenAI-compatible server), model, address and key (its own,
@@ -33,25 +49,28 @@ export function EmbeddingsSection({ agents }: { agents: { agentId: string; agent
     if (config.data && !draft) setDraft(draftOf(config.data));
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (d: Draft) =>
-      embeddingsApi.update({
-        enabled: d.enabled,
-        provider: d.provider,
-        model: d.model,
-        baseUrl: d.baseUrl,
-        endpoint: d.endpoint,
-        apiVersion: d.apiVersion,
-        keyFromAgent: d.keyFromAgent,
-        ...(d.keyFromAgent ? {} : { apiKey: d.apiKey }),
-      }),
+    mutationFn: (d: Draft) => embeddingsApi.update({ enabled: d.enabled, ...connectionOf(d) }),
     onSuccess: (saved) => {
       queryClient.setQueryData(EMBEDDINGS_QUERY_KEY, saved);
       queryClient.setQueryData(EMBEDDING_STATUS_QUERY_KEY, saved.status);
       setDraft(draftOf(saved));
     },
   });
+  // The test of the settings as entered; any edit makes its result stale.
+  const keyTest = useMutation({ mutationFn: (d: Draft) => embeddingsApi.test(connectionOf(d)) });
   if (!draft) return null;
-  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const set = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    keyTest.reset();
+  };
+  // A failed test call counts as Invalid, as for the agents' keys.
+  const test: KeyTestState | undefined = keyTest.isPending
+    ? { state: 'testing' }
+    : keyTest.data
+      ? { state: keyTest.data.isValid ? 'valid' : 'invalid', reason: keyTest.data.reason }
+      : keyTest.error
+        ? { state: 'invalid', reason: keyTest.error.message }
+        : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(draft);
@@ -129,6 +148,11 @@ export function EmbeddingsSection({ agents }: { agents: { agentId: string; agent
             </div>
           )}
         </div>
+        {test && test.state !== 'testing' && (
+          <p className="config-hint" role="status">
+            {test.reason}
+          </p>
+        )}
         <div className="config-actions">
           {status?.enabled && (
             <span className="config-status" role="status">
@@ -141,6 +165,18 @@ export function EmbeddingsSection({ agents }: { agents: { agentId: string; agent
               {save.error.message}
             </span>
           )}
+          <button
+            type="button"
+            className="config-button is-secondary"
+            onClick={() => keyTest.mutate(draft)}
+            disabled={keyTest.isPending}
+            aria-label={keyTest.isPending ? 'Testing embeddings key' : 'Test embeddings key'}
+            aria-busy={keyTest.isPending}
+          >
+            {keyTest.isPending && <Loader2 size={16} className="config-spin" aria-hidden="true" />}
+            {KEY_TEST.test}
+          </button>
+          <KeyBadge test={test} />
           <button type="submit" className="config-button is-primary" disabled={save.isPending}>
             {save.isPending ? 'Saving…' : 'Save Embeddings'}
           </button>

@@ -7,7 +7,7 @@ interface Card {
   label: string;
   value: string;
   icon: LucideIcon;
-  tone: string;
+  tone: 'info' | 'legal' | 'ok' | 'warn';
   /** A breakdown shown under the value. */
   detail?: string;
 }
@@ -20,23 +20,23 @@ interface Card {
  */
 export function SummaryCards({ system, performance }: { system: SystemAnalytics; performance: PerformanceAnalytics }) {
   const cards: Card[] = [
-    { label: ANALYTICS.cards.totalRequests, value: formatCount(system.totalRequests), icon: Activity, tone: 'blue' },
-    { label: ANALYTICS.cards.tokensUsed, value: formatCount(system.totalTokensUsed), icon: Hash, tone: 'violet' },
-    { label: ANALYTICS.cards.totalCost, value: formatDollars(system.totalCost), icon: DollarSign, tone: 'green' },
-    { label: ANALYTICS.cards.avgResponse, value: formatMs(performance.summary.averageResponseTime), icon: Timer, tone: 'amber' },
-    { label: ANALYTICS.cards.conversations, value: formatCount(system.conversations), icon: MessagesSquare, tone: 'blue' },
+    { label: ANALYTICS.cards.totalRequests, value: formatCount(system.totalRequests), icon: Activity, tone: 'info' },
+    { label: ANALYTICS.cards.tokensUsed, value: formatCount(system.totalTokensUsed), icon: Hash, tone: 'legal' },
+    { label: ANALYTICS.cards.totalCost, value: formatDollars(system.totalCost), icon: DollarSign, tone: 'ok' },
+    { label: ANALYTICS.cards.avgResponse, value: formatMs(performance.summary.averageResponseTime), icon: Timer, tone: 'warn' },
+    { label: ANALYTICS.cards.conversations, value: formatCount(system.conversations), icon: MessagesSquare, tone: 'info' },
     {
       label: ANALYTICS.cards.messagesPerConversation,
       value: system.messagesPerConversation === null ? ANALYTICS.missing : system.messagesPerConversation.toFixed(1),
       icon: MessageSquareText,
-      tone: 'violet',
+      tone: 'legal',
     },
-    { label: ANALYTICS.cards.answeredRate, value: system.answeredRate === null ? ANALYTICS.missing : formatPercent(system.answeredRate), icon: BookCheck, tone: 'green' },
+    { label: ANALYTICS.cards.answeredRate, value: system.answeredRate === null ? ANALYTICS.missing : formatPercent(system.answeredRate), icon: BookCheck, tone: 'ok' },
     {
       label: ANALYTICS.cards.limited,
       value: formatCount(system.limitedRequests.total),
       icon: ShieldAlert,
-      tone: 'amber',
+      tone: 'warn',
       detail: Object.entries(system.limitedRequests.byRule)
         .filter(([, n]) => n > 0)
         .map(([rule, n]) => `${ANALYTICS.limitedRules[rule] ?? rule}: ${formatCount(n)}`)
@@ -46,8 +46,8 @@ export function SummaryCards({ system, performance }: { system: SystemAnalytics;
   return (
     <div className="analytics-cards">
       {cards.map(({ label, value, icon: Icon, tone, detail }) => (
-        <section key={label} className={`analytics-card tone-${tone}`} role="group" aria-label={label}>
-          <span className="analytics-card-icon" aria-hidden="true">
+        <section key={label} className="analytics-card" role="group" aria-label={label}>
+          <span className={`analytics-card-icon tone is-${tone}`} aria-hidden="true">
             <Icon size={20} />
           </span>
           <span className="analytics-card-text">

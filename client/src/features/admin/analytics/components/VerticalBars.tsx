@@ -7,7 +7,7 @@ export function VerticalBars({ requestsByVertical }: { requestsByVertical: Recor
   const total = entries.reduce((s, [, n]) => s + n, 0);
   if (total === 0) return <p className="analytics-empty">{ANALYTICS.verticals.empty}</p>;
   return (
-    <ul className="vertical-bars">
+    <ul className="stack-list">
       {entries.map(([vertical, count]) => {
         const share = (count / total) * 100;
         return (

@@ -5,7 +5,8 @@ import { Modal } from '../../../../components/Modal';
 import type { AgentConfig, AgentUpdate, AgentVertical, KeyTestRequest, ProviderId } from '../api/config-api';
 import { CONFIG } from '../strings';
 import { ChoiceField, PROVIDER_OPTIONS, VERTICAL_OPTIONS, verticalOptionLabel } from './ChoiceField';
-import { KeyBadge, type KeyTestState } from './KeyBadge';
+import { KeyBadge, type KeyTestState } from '../../components/KeyBadge';
+import { KEY_TEST } from '../../strings';
 
 
 /** Product-spec section 5 "Agent configuration": the defaults a field falls back to. */
@@ -209,7 +210,7 @@ export function AgentDialog({ agent, keyTest, onTestKey, onSave, onClose, onProv
               />
               <button type="button" className="config-button is-secondary" onClick={testKey} disabled={testing} aria-label={testing ? CONFIG.testingKey : CONFIG.testKeyLabel} aria-busy={testing}>
                 {testing && <Loader2 size={16} className="config-spin" aria-hidden="true" />}
-                {CONFIG.testKey}
+                {KEY_TEST.test}
               </button>
               <KeyBadge test={keyTest} />
             </div>

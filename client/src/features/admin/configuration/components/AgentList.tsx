@@ -1,7 +1,7 @@
 import { Key, Settings2, Trash2 } from 'lucide-react';
 import type { AgentConfig } from '../api/config-api';
 import { CONFIG } from '../strings';
-import { KeyBadge, type KeyTestState } from './KeyBadge';
+import { KeyBadge, type KeyTestState } from '../../components/KeyBadge';
 
 function keyText(agent: AgentConfig): string {
   if (agent.keyStatus === 'unreadable') return CONFIG.keyUnreadable;

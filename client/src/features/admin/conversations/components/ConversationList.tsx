@@ -112,14 +112,14 @@ export function ConversationList(props: ConversationListProps) {
                   {c.jurisdiction && <span className="kb-badge is-jurisdiction">{c.subJurisdiction ? `${c.jurisdiction} · ${c.subJurisdiction}` : c.jurisdiction}</span>}
                   {c.language && <span className="kb-badge">{languageName(c.language)}</span>}
                   <span className="kb-badge">{C.messages(c.messageCount)}</span>
-                  {c.unanswered > 0 && <span className="kb-badge cv-badge-warn">{C.unanswered(c.unanswered)}</span>}
+                  {c.unanswered > 0 && <span className="kb-badge tone is-warn">{C.unanswered(c.unanswered)}</span>}
                   {c.feedback.down > 0 && (
-                    <span className="kb-badge cv-badge-down" title={C.transcript.thumbsDown}>
+                    <span className="kb-badge tone is-danger" title={C.transcript.thumbsDown}>
                       <ThumbsDown size={12} aria-label={C.transcript.thumbsDown} /> {c.feedback.down}
                     </span>
                   )}
                   {c.feedback.up > 0 && (
-                    <span className="kb-badge cv-badge-up" title={C.transcript.thumbsUp}>
+                    <span className="kb-badge tone is-ok" title={C.transcript.thumbsUp}>
                       <ThumbsUp size={12} aria-label={C.transcript.thumbsUp} /> {c.feedback.up}
                     </span>
                   )}

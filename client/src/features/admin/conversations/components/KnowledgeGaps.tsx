@@ -30,11 +30,11 @@ function GapCard({ gap }: { gap: KnowledgeGap }) {
         <div className="kb-row-meta">
           <span className="kb-badge is-vertical">{verticalName(gap.vertical)}</span>
           {reasons.map((r) => (
-            <span key={r} className={`kb-badge ${r === 'thumbsDown' ? 'cv-badge-down' : 'cv-badge-warn'}`}>
+            <span key={r} className={`kb-badge tone ${r === 'thumbsDown' ? 'is-danger' : 'is-warn'}`}>
               {G.reasons[r]} {gap.reasons[r]}
             </span>
           ))}
-          {gap.reopenedAt && gap.status === 'open' && <span className="kb-badge cv-badge-warn">{G.reopened}</span>}
+          {gap.reopenedAt && gap.status === 'open' && <span className="kb-badge tone is-warn">{G.reopened}</span>}
         </div>
         {gap.examples.length > 0 && (
           <div className="cv-gap-examples">
@@ -113,7 +113,7 @@ export function KnowledgeGaps() {
       {!gaps.isPending && !gaps.isError && items.length === 0 ? (
         <p className="kb-list-empty">{G.empty}</p>
       ) : (
-        <ul className="cv-gap-list" aria-label={G.title}>
+        <ul className="stack-list" aria-label={G.title}>
           {items.map((gap) => (
             <GapCard key={gap.id} gap={gap} />
           ))}

@@ -10,21 +10,21 @@ const T = CONVERSATIONS.transcript;
 function AgentMeta({ message }: { message: TranscriptMessage }) {
   return (
     <div className="cv-reply-meta">
-      {message.status !== 'complete' && <span className="kb-badge cv-badge-warn">{T.status[message.status] ?? message.status}</span>}
-      {message.answered === true && <span className="kb-badge cv-badge-ok">{T.answered}</span>}
-      {message.answered === false && <span className="kb-badge cv-badge-warn">{T.notFound}</span>}
+      {message.status !== 'complete' && <span className="kb-badge tone is-warn">{T.status[message.status] ?? message.status}</span>}
+      {message.answered === true && <span className="kb-badge tone is-ok">{T.answered}</span>}
+      {message.answered === false && <span className="kb-badge tone is-warn">{T.notFound}</span>}
       {message.confidence !== null && (
         <span className="kb-badge">
           {T.confidence} {formatPercent(message.confidence)}
         </span>
       )}
       {message.feedback === 'down' && (
-        <span className="kb-badge cv-badge-down">
+        <span className="kb-badge tone is-danger">
           <ThumbsDown size={12} aria-hidden="true" /> {T.thumbsDown}
         </span>
       )}
       {message.feedback === 'up' && (
-        <span className="kb-badge cv-badge-up">
+        <span className="kb-badge tone is-ok">
           <ThumbsUp size={12} aria-hidden="true" /> {T.thumbsUp}
         </span>
       )}
@@ -68,7 +68,7 @@ export function TranscriptView({ transcript, onClose }: { transcript: Conversati
           </button>
         </div>
       </header>
-      <ol className="cv-messages">
+      <ol className="stack-list">
         {transcript.messages.map((m) => (
           <li key={m.id} className={`cv-message is-${m.role}`}>
             <div className="cv-message-head">
