@@ -5,7 +5,9 @@
  * question's vector fused with BM25, the fall back to BM25 when the endpoint fails or is slow,
  * /health, and the usage events of embedding calls.
  */
+import * as fs from 'node:fs';
 import request from 'supertest';
+import { dropPostgresSchema } from '../src/database/data-source';
 import { UsageEvent } from '../src/analytics/usage-event.entity';
 import { embeddingCostUsd } from '../src/shared/catalog/providers';
 import type { ReplyData } from '../src/shared/contracts/chat';
@@ -367,5 +369,32 @@ describe('hybrid retrieval through Azure OpenAI embeddings (mock deployment endp
     expect(data.sources.map((source) => source.title)).toContain('Returns and refunds');
     const question = mock.requests.slice(before).find((r) => r.kind === 'embeddings');
     expect(question).toMatchObject({ vendor: 'azure', path: '/openai/deployments/kb-embeddings/embeddings', input: ['How do I get a refund?'], status: 200 });
+  });
+});
+
+describe('a saved embeddings key this server cannot decrypt (another APP_SECRET)', () => {
+  it('shows as no key with keyUnreadable, and the settings save again as the console sends them', async () => {
+    const first = await startTestApp({ appSecret: 'first-secret-first-secret-first-secret-0', seedSampleKnowledge: false });
+    let second: TestApp | undefined;
+    try {
+      const admin = await adminAgent(first);
+      await admin.put('/api/config/embeddings').send({ provider: 'openai', model: 'text-embedding-3-small', apiKey: 'sk-embeddings-saved-1234' }).expect(200);
+      // The same database and data folder, another secret.
+      await first.close({ keepData: true });
+      second = await startTestApp({ dataDir: first.config.dataDir, databaseSchema: first.config.databaseSchema, appSecret: 'other-secret-other-secret-other-secret-00', seedSampleKnowledge: false });
+      const admin2 = await adminAgent(second);
+      const settings = (await admin2.get('/api/config/embeddings').expect(200)).body.data.settings;
+      expect(settings).toMatchObject({ apiKey: null, keyUnreadable: true, model: 'text-embedding-3-small' });
+      // The form sends the key field as shown (empty): kept, no 400 (it showed a text with spaces before).
+      await admin2.put('/api/config/embeddings').send({ provider: 'openai', model: 'text-embedding-3-large', apiKey: settings.apiKey ?? '' }).expect(200);
+      const saved = (await admin2.put('/api/config/embeddings').send({ apiKey: 'sk-embeddings-new-5678' }).expect(200)).body.data.settings;
+      expect(saved).toMatchObject({ apiKey: expect.stringMatching(/5678$/), model: 'text-embedding-3-large' });
+      expect(saved.keyUnreadable).toBeUndefined();
+    } finally {
+      if (second) await second.close();
+      else await first.close().catch(() => undefined);
+      fs.rmSync(first.config.dataDir, { recursive: true, force: true });
+      if (first.config.databaseUrl && first.config.databaseSchema) await dropPostgresSchema(first.config.databaseUrl, first.config.databaseSchema);
+    }
   });
 });

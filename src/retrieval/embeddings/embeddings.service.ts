@@ -122,14 +122,16 @@ export class EmbeddingsService implements OnModuleInit, OnApplicationBootstrap, 
   view(): EmbeddingSettings {
     const { apiKeyCipher, ...rest } = this.settings;
     let apiKey: string | null = null;
+    let keyUnreadable = false;
     if (apiKeyCipher) {
       try {
         apiKey = maskApiKey(this.box.decrypt(apiKeyCipher, EMBEDDING_SETTINGS_KEY));
       } catch {
-        apiKey = '(unreadable: enter it again)';
+        // Shown as no key with a flag: a text in the key field came back on save as a key with spaces (400).
+        keyUnreadable = true;
       }
     }
-    return { ...rest, apiKey };
+    return { ...rest, apiKey, ...(keyUnreadable ? { keyUnreadable } : {}) };
   }
 
   async current(): Promise<EmbeddingConfig> {

@@ -29,8 +29,10 @@ export const EmbeddingSettingsSchema = z
     apiVersion: z.string().nullable(),
     /** Use this agent's API key instead of one of its own (null: its own). */
     keyFromAgent: z.string().nullable(),
-    /** Its own key, masked (null: none stored). */
+    /** Its own key, masked (null: none stored, or stored but unreadable). */
     apiKey: z.string().nullable(),
+    /** True when a key is stored that this server cannot decrypt (another APP_SECRET): enter it again. */
+    keyUnreadable: z.boolean().optional(),
   })
   .meta({ id: 'EmbeddingSettings' });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettingsSchema>;

@@ -144,7 +144,20 @@ export function EmbeddingsSection({ agents }: { agents: { agentId: string; agent
           {!draft.keyFromAgent && (
             <div className="config-field">
               <label htmlFor="embeddings-key">Key</label>
-              <input id="embeddings-key" type="password" autoComplete="off" value={draft.apiKey} placeholder="sk-…" onChange={(e) => set({ apiKey: e.target.value })} />
+              <input
+                id="embeddings-key"
+                type="password"
+                autoComplete="off"
+                value={draft.apiKey}
+                placeholder="sk-…"
+                aria-describedby={config.data?.settings.keyUnreadable ? 'embeddings-key-unreadable' : undefined}
+                onChange={(e) => set({ apiKey: e.target.value })}
+              />
+              {config.data?.settings.keyUnreadable && (
+                <p id="embeddings-key-unreadable" className="config-hint">
+                  The saved key cannot be read by this server (it was encrypted with another APP_SECRET): enter it again.
+                </p>
+              )}
             </div>
           )}
         </div>
