@@ -39,7 +39,8 @@
  * Knobs (environment): BENCH_ROUNDS_1 (default 30), BENCH_ROUNDS_N (3), BENCH_CONCURRENCY (100),
  * BENCH_WIDE (1000), BENCH_IDLE (10000), BENCH_DEADLINE_MS (720000: the run stops there),
  * BENCH_DEBUG=1 (one line per phase on stderr), BENCH_PROFILE=1 (adds two profiled app phases at
- * the end and prints where the app process spends CPU). Progress goes to stderr, the report to
+ * the end and prints where the app process spends CPU), BENCH_ONLY=d (section d alone: the app
+ * with writes on vs off at 1 stream, steady and at once, rounds as set, nothing else). Progress goes to stderr, the report to
  * stdout. Goals are printed next to the figures; they are reported, not asserted.
  */
 import { ChildProcess, fork } from 'node:child_process';
@@ -77,6 +78,8 @@ const IDLE_HEAP_GOAL_MB = 120;
 const GAP_GOAL_MS = 100;
 const ADDED_TTFT_GOAL_MS = 15;
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_ONLY=d: only section d (conversation writes on vs off), for measuring changes to the writes. */
+const ONLY_WRITES = process.env.BENCH_ONLY === 'd';
 /** Logs one line per phase to stderr. */
 const DEBUG = process.env.BENCH_DEBUG === '1';
 /** After the last reply: lets the app write its usage events (flush every 250 ms) inside the CPU window. */
@@ -673,6 +676,12 @@ async function main(): Promise<void> {
     if (!body) throw new Error(`no app request body recorded for "${q}"`);
     b.bodies.set(q, { ...(body as unknown as ChatCompletionCreateParamsStreaming), stream: true });
   }
+  if (ONLY_WRITES) {
+    await runPhase(b, 'app', CONCURRENCY, { measureCpu: false });
+    await runPhase(b, 'app-nowrites', CONCURRENCY, { measureCpu: false });
+    await writesOnly(b, children, begun, loadBefore);
+    return;
+  }
   await runPhase(b, 'direct', CONCURRENCY, { measureCpu: false });
   await runPhase(b, 'app', CONCURRENCY, { measureCpu: false });
   await runPhase(b, 'relay', CONCURRENCY, { measureCpu: false });
@@ -726,6 +735,15 @@ async function main(): Promise<void> {
     ];
     if (r % 2 === 1) steps.reverse();
     for (const step of steps) {
+      // The first burst after quieter phases (the 1-stream rounds, the steady ones) is slower
+      // whatever its kind: reply -> first frame inside the app 95-224 ms vs 25-57 ms for the next
+      // (the app's connections to the mock, likely). Unmeasured bursts of the app and the direct
+      // SDK go first, so that no measured phase pays for its position (it used to be the app with
+      // writes on in 2 of 3 rounds, which read as the writes' cost in section d).
+      if (step === steps.find((s) => s.mode === 'burst')) {
+        await runPhase(b, 'app', CONCURRENCY, { measureCpu: false, offset: r });
+        await runPhase(b, 'direct', CONCURRENCY, { measureCpu: false, offset: r });
+      }
       if (step.mode === 'burst') {
         burst[step.kind].push(await runPhase(b, step.kind, CONCURRENCY, { measureCpu: step.kind !== 'direct', offset: r }));
       } else {
@@ -975,6 +993,89 @@ async function main(): Promise<void> {
   ];
   if (profile) out.push('', ...formatProfile(profile));
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/**
+ * BENCH_ONLY=d: section d alone, the app with conversation writes on vs off in adjacent phases
+ * (1 stream: both in each round, order alternating; at CONCURRENCY: burst and steady, order
+ * reversed on odd rounds), with the same rows as the full run's section d.
+ */
+async function writesOnly(b: Bench, children: Child[], begun: number, loadBefore: number[]): Promise<void> {
+  log(`(d) ${ROUNDS_AT_1} rounds at 1 stream, ${ROUNDS_AT_N} rounds at ${CONCURRENCY} (burst and steady), writes on vs off`);
+  const on1: PhaseResult[] = [];
+  const off1: PhaseResult[] = [];
+  for (let r = 0; r < ROUNDS_AT_1; r++) {
+    const order: Kind[] = r % 2 === 0 ? ['app', 'app-nowrites'] : ['app-nowrites', 'app'];
+    for (const kind of order) (kind === 'app' ? on1 : off1).push(await runPhase(b, kind, 1, { measureCpu: false, offset: r }));
+  }
+  const burst = { app: [] as PhaseResult[], 'app-nowrites': [] as PhaseResult[] };
+  const steady = { app: [] as PhaseResult[], 'app-nowrites': [] as PhaseResult[] };
+  const gapMs = STREAM_MS / CONCURRENCY;
+  for (let r = 0; r < ROUNDS_AT_N; r++) {
+    const steps: { mode: 'burst' | 'steady'; kind: 'app' | 'app-nowrites' }[] = [
+      { mode: 'burst', kind: 'app' },
+      { mode: 'burst', kind: 'app-nowrites' },
+      { mode: 'steady', kind: 'app' },
+      { mode: 'steady', kind: 'app-nowrites' },
+    ];
+    if (r % 2 === 1) steps.reverse();
+    for (const step of steps) {
+      // The first burst after quieter phases is slower whatever its kind (see main): an unmeasured
+      // burst of the other kind goes first, so that neither measured one pays for it.
+      if (step === steps.find((s) => s.mode === 'burst')) await runPhase(b, step.kind === 'app' ? 'app-nowrites' : 'app', CONCURRENCY, { measureCpu: false, offset: r });
+      if (step.mode === 'burst') burst[step.kind].push(await runPhase(b, step.kind, CONCURRENCY, { measureCpu: true, offset: r }));
+      else steady[step.kind].push(await runPhase(b, step.kind, 2 * CONCURRENCY, { measureCpu: false, offset: r, gapMs, warmupStreams: CONCURRENCY }));
+    }
+  }
+  const conversationMessages = await b.app.call<number>('conversationMessages');
+  for (const c of b.appClients) c.close();
+  for (const c of b.relayClients) c.close();
+  await Promise.allSettled([b.app.call('close', undefined, 30_000), b.relay.call('close', undefined, 10_000)]);
+  await Promise.allSettled(children.map((c) => c.call('exit', undefined, 5_000)));
+  const loadAfter = os.loadavg();
+  const p50 = (v: number[]) => quantile(v, 0.5);
+  const p99 = (v: number[]) => quantile(v, 0.99);
+  const pair = (v: number[]) => `${fmt(p50(v))} / ${fmt(p99(v))} ms`;
+  const perStreamCpu = (c: ReturnType<typeof combine>) => c.cpuUs / Math.max(1, c.ok.length);
+  const [a1, n1, aB, nB, aS, nS] = [on1, off1, burst.app, burst['app-nowrites'], steady.app, steady['app-nowrites']].map(combine);
+  const row = (q: 'p50' | 'p99', load: string, on: ReturnType<typeof combine>, off: ReturnType<typeof combine>): string[] => {
+    const f = q === 'p50' ? p50 : p99;
+    return [`TTFT ${q}`, load, ms(f(on.ttft)), ms(f(off.ttft)), signedMs(f(on.ttft) - f(off.ttft))];
+  };
+  const L1 = `1 stream, ${ROUNDS_AT_1} rounds`;
+  const LS = `${CONCURRENCY} in flight (steady), ${ROUNDS_AT_N}x${CONCURRENCY}`;
+  const LB = `${CONCURRENCY} started at once, ${ROUNDS_AT_N}x${CONCURRENCY}`;
+  const rows = [
+    row('p50', L1, a1, n1),
+    row('p99', L1, a1, n1),
+    row('p50', LS, aS, nS),
+    row('p99', LS, aS, nS),
+    row('p50', LB, aB, nB),
+    row('p99', LB, aB, nB),
+    ['Server CPU per stream', LB, `${fmt(perStreamCpu(aB) / 1000)} ms`, `${fmt(perStreamCpu(nB) / 1000)} ms`, signedMs((perStreamCpu(aB) - perStreamCpu(nB)) / 1000)],
+    ['Last frame -> chat:done, p50 / p99', LB, pair(aB.endGaps), pair(nB.endGaps), signedMs(p50(aB.endGaps) - p50(nB.endGaps)) + ' at p50'],
+  ];
+  const phaseTtft = (p: PhaseResult) => p.measured.filter((s) => s.ok).map((s) => s.ttftMs);
+  const phaseP99 = (phases: PhaseResult[]) => phases.map((p) => fmt(p99(phaseTtft(p)), 0)).join(', ');
+  // Per round, the pair's difference (on - off), then the median over rounds: a phase slowed by
+  // other work on the machine moves one round's difference, not the whole figure.
+  const pairedMedian = (on: PhaseResult[], off: PhaseResult[], f: (v: number[]) => number) =>
+    p50(on.map((p, r) => f(phaseTtft(p)) - f(phaseTtft(off[r]))));
+  const paired = (on: PhaseResult[], off: PhaseResult[]) => `p50 ${signedMs(pairedMedian(on, off, p50))}, p99 ${signedMs(pairedMedian(on, off, p99))}`;
+  const failed = sum([a1, n1, aB, nB, aS, nS].map((c) => c.failed));
+  process.stdout.write(
+    [
+      '## Streaming benchmark, section d only (BENCH_ONLY=d): conversation writes on vs off',
+      '',
+      markdownTable(['Measure', 'Load', 'Writes on', 'Writes off', 'On - off'], rows),
+      '',
+      `- Run: ${new Date().toISOString()}, ${os.cpus().length} CPUs, ${((performance.now() - begun) / 1000).toFixed(0)} s; load average (1 min) ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
+      `- TTFT p99 per phase, at once: on ${phaseP99(burst.app)}; off ${phaseP99(burst['app-nowrites'])}. Steady: on ${phaseP99(steady.app)}; off ${phaseP99(steady['app-nowrites'])}.`,
+      `- Median over rounds of each round's on - off: at once ${paired(burst.app, burst['app-nowrites'])}; steady ${paired(steady.app, steady['app-nowrites'])}.`,
+      `- Failed streams: ${failed}. Conversation messages stored: ${conversationMessages}.`,
+      '',
+    ].join('\n'),
+  );
 }
 
 interface ProfileSummary {
