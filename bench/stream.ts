@@ -468,6 +468,10 @@ interface PhaseResult {
   minFrameGapMs: number;
   /** App phases: where the time to first frame went inside the app, per stream (see stream-server.ts). */
   phases?: Record<'ack' | 'toPipeline' | 'reads' | 'toFirstFrame' | 'total', number[]>;
+  /** App phases: conversation write transactions, those begun while replies waited for their first frame, and how many waited then (summed). */
+  writeBatches?: number;
+  writesAmongFirstFrames?: number;
+  waitingAtWrites?: number;
 }
 
 interface Bench {
@@ -541,7 +545,10 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
     cpuUs = (await server.cpuUs()) - cpuBefore;
   }
   const mockStats = await b.mock.call<{ requests: number; tokensSent: number }>('stats');
-  type Instrumented = Pick<PhaseResult, 'firstFrameDelays' | 'retrieveMs' | 'uninstrumented' | 'loopDelayP50Ms' | 'loopDelayP99Ms' | 'coalescedFrames' | 'earlyFrames' | 'minFrameGapMs' | 'phases'>;
+  type Instrumented = Pick<
+    PhaseResult,
+    'firstFrameDelays' | 'retrieveMs' | 'uninstrumented' | 'loopDelayP50Ms' | 'loopDelayP99Ms' | 'coalescedFrames' | 'earlyFrames' | 'minFrameGapMs' | 'phases' | 'writeBatches' | 'writesAmongFirstFrames' | 'waitingAtWrites'
+  >;
   const inst: Instrumented =
     isApp(kind) ?
       await b.app.call<Instrumented>('samples')
@@ -555,7 +562,8 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
       `  ${kind} n=${n}${gapMs ? ` gap=${gapMs.toFixed(1)}ms` : ''}: ttft p50 ${fmt(quantile(t, 0.5))} p99 ${fmt(quantile(t, 0.99))} ms` +
         `${r.length ? `, retrieve p50 ${fmt(quantile(r, 0.5))} p99 ${fmt(quantile(r, 0.99))} ms` : ''}, wall ${fmt(wallMs, 0)} ms` +
         `${cpuUs !== undefined ? `, cpu ${fmt(cpuUs / 1000, 0)} ms` : ''}, frames ${sum(samples.map((s) => s.frames))}` +
-        `${Number.isFinite(inst.loopDelayP99Ms) ? `, app event-loop delay p50 ${fmt(inst.loopDelayP50Ms)} p99 ${fmt(inst.loopDelayP99Ms)} ms` : ''}`,
+        `${Number.isFinite(inst.loopDelayP99Ms) ? `, app event-loop delay p50 ${fmt(inst.loopDelayP50Ms)} p99 ${fmt(inst.loopDelayP99Ms)} ms` : ''}` +
+        `${inst.writeBatches ? `, writes ${inst.writeBatches} (${inst.writesAmongFirstFrames} among first frames, ${inst.waitingAtWrites} replies waiting)` : ''}`,
     );
     if (inst.phases && inst.phases.total.length > 0) {
       const at = (v: number[]) => `${fmt(quantile(v.slice(skip), 0.5))}/${fmt(quantile(v.slice(skip), 0.99))}`;
@@ -1063,6 +1071,11 @@ async function writesOnly(b: Bench, children: Child[], begun: number, loadBefore
     p50(on.map((p, r) => f(phaseTtft(p)) - f(phaseTtft(off[r]))));
   const paired = (on: PhaseResult[], off: PhaseResult[]) => `p50 ${signedMs(pairedMedian(on, off, p50))}, p99 ${signedMs(pairedMedian(on, off, p99))}`;
   const failed = sum([a1, n1, aB, nB, aS, nS].map((c) => c.failed));
+  const amongFirstFrames = (phases: PhaseResult[]) => {
+    const total = sum(phases.map((p) => p.writeBatches ?? 0));
+    const among = sum(phases.map((p) => p.writesAmongFirstFrames ?? 0));
+    return `${total}, of which ${among} began while replies waited for their first frame (${sum(phases.map((p) => p.waitingAtWrites ?? 0))} waiting replies in all)`;
+  };
   process.stdout.write(
     [
       '## Streaming benchmark, section d only (BENCH_ONLY=d): conversation writes on vs off',
@@ -1071,6 +1084,7 @@ async function writesOnly(b: Bench, children: Child[], begun: number, loadBefore
       '',
       `- Run: ${new Date().toISOString()}, ${os.cpus().length} CPUs, ${((performance.now() - begun) / 1000).toFixed(0)} s; load average (1 min) ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
       `- TTFT p99 per phase, at once: on ${phaseP99(burst.app)}; off ${phaseP99(burst['app-nowrites'])}. Steady: on ${phaseP99(steady.app)}; off ${phaseP99(steady['app-nowrites'])}.`,
+      `- Conversation write transactions (writes on): at once ${amongFirstFrames(burst.app)}; steady ${amongFirstFrames(steady.app)}.`,
       `- Median over rounds of each round's on - off: at once ${paired(burst.app, burst['app-nowrites'])}; steady ${paired(steady.app, steady['app-nowrites'])}.`,
       `- Failed streams: ${failed}. Conversation messages stored: ${conversationMessages}.`,
       '',
