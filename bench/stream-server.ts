@@ -105,6 +105,7 @@ if (role === 'app') {
   const { ChatGateway } = require('../src/chat/chat.gateway') as typeof import('../src/chat/chat.gateway');
   const { ChatService } = require('../src/chat/chat.service') as typeof import('../src/chat/chat.service');
   const { ReplyStreamService } = require('../src/conversations/reply-streams') as typeof import('../src/conversations/reply-streams');
+  const { ConversationWriter } = require('../src/conversations/conversation-writer') as typeof import('../src/conversations/conversation-writer');
   const { startTestApp } = require('../test/support/test-app') as typeof import('../test/support/test-app');
 
   const state = {
@@ -121,6 +122,10 @@ if (role === 'app') {
     early: 0,
     /** The shortest time between two frames of one stream (ms). */
     minGapMs: Infinity,
+    /** Conversation write transactions, and those begun while replies waited for their first frame (with how many waited). */
+    writeBatches: 0,
+    writesAmongFirstFrames: 0,
+    waitingAtWrites: 0,
   };
 
   type CoalescerInternals = { emit?: unknown; intervalMs?: unknown; __bench?: boolean; push(text: string): void };
@@ -250,6 +255,22 @@ if (role === 'app') {
     return producer;
   };
 
+  // Conversation write transactions begun while replies were still waiting for their first frame
+  // (received by the gateway, no frame yet): the writes that compete with first tokens.
+  const writerProto = ConversationWriter.prototype as unknown as { write(batch: unknown[]): Promise<void> };
+  const originalWrite = writerProto.write;
+  writerProto.write = function (this: unknown, batch: unknown[]) {
+    if (batch.length > 0) {
+      const waiting = traces.size + byReply.size;
+      state.writeBatches++;
+      if (waiting > 0) {
+        state.writesAmongFirstFrames++;
+        state.waitingAtWrites += waiting;
+      }
+    }
+    return originalWrite.call(this, batch);
+  };
+
   // Event-loop delay of the app process (10 ms resolution), reset with every `samples` call.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
@@ -291,7 +312,13 @@ if (role === 'app') {
       earlyFrames: state.early,
       minFrameGapMs: Number.isFinite(state.minGapMs) ? state.minGapMs : NaN,
       phases: { ...phases },
+      writeBatches: state.writeBatches,
+      writesAmongFirstFrames: state.writesAmongFirstFrames,
+      waitingAtWrites: state.waitingAtWrites,
     };
+    state.writeBatches = 0;
+    state.writesAmongFirstFrames = 0;
+    state.waitingAtWrites = 0;
     for (const key of Object.keys(phases) as (keyof typeof phases)[]) phases[key] = [];
     traces.clear();
     byReply.clear();

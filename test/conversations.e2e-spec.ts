@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
-import { ConversationsService, type Turn } from '../src/conversations/conversations.service';
+import { ConversationsService, START_HOLD_MS, type Turn } from '../src/conversations/conversations.service';
 import { portableSql } from '../src/database/sql';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import type { VisitorConversation } from '../src/shared/contracts/conversations';
@@ -321,6 +321,44 @@ describe('kept conversations', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('holds a start while another reply of the server waits for its first frame: written once that frame is out, START_HOLD_MS after its own at the latest', async () => {
+    const conversations = t.app.get(ConversationsService);
+    const open = (question: string) =>
+      conversations.openTurn({ key: randomUUID(), returning: true }, { vertical: 'sales' }, { replyId: randomUUID(), requestId: randomUUID(), channel: 'socket', language: 'en', question, claimedHistory: [] });
+    const questionsOf = async (turn: Turn) => (await storedMessages(t, turn.conversationId)).filter((m) => m.role === 'user').map((m) => m.content);
+
+    // Another reply waits for its first frame (a slow provider): the start that is out waits too.
+    const [held, slow] = await Promise.all([open('Held question'), open('Slow question')]);
+    conversations.saveStart(held);
+    // Past the 50 ms a start waits for others anyway, within the hold.
+    await new Promise((resolve) => setTimeout(resolve, START_HOLD_MS / 2));
+    expect(await questionsOf(held)).toEqual([]);
+    // Its first frame is out: both go.
+    const released = Date.now();
+    conversations.saveStart(slow);
+    await eventually(async () => (await questionsOf(held)).length === 1 && (await questionsOf(slow)).length === 1, 2000, 'the held starts to be stored');
+    expect(Date.now() - released).toBeLessThan(START_HOLD_MS / 2);
+
+    // A reply that never gets a first frame holds a start START_HOLD_MS at most.
+    const [bounded, never] = await Promise.all([open('Bounded question'), open('Never answered')]);
+    const out = Date.now();
+    conversations.saveStart(bounded);
+    await eventually(async () => (await questionsOf(bounded)).length === 1, START_HOLD_MS + 2000, 'the bounded start to be stored');
+    const took = Date.now() - out;
+    expect(took).toBeGreaterThanOrEqual(START_HOLD_MS - 20);
+    expect(took).toBeLessThan(START_HOLD_MS + 500);
+    conversations.dropTurn(never);
+
+    // An end does not wait: it writes at once and takes a held start along.
+    const [early, pending] = await Promise.all([open('Early question'), open('Pending question')]);
+    conversations.saveStart(early);
+    const ended = Date.now();
+    await conversations.saveEnd(early, { status: 'complete', text: 'Early answer', answered: true, executionMs: 5, ttftMs: 1 }, 5000);
+    expect(Date.now() - ended).toBeLessThan(500);
+    expect((await storedMessages(t, early.conversationId)).map((m) => m.content)).toEqual(['Early question', 'Early answer']);
+    conversations.dropTurn(pending);
   });
 
   it('a turn opened while the visitor\'s previous turn is still queued gets it in its history (that visitor and scope only)', async () => {

@@ -6,6 +6,11 @@
  * write); ops of a group (the turns' starts and ends) are written by a few set-based statements
  * per batch, whatever its size. A failed batch is retried op by op, in order (an op that keeps failing is dropped after
  * a few tries); while the database is down, ops wait in memory (bounded).
+ *
+ * A write that may wait (enqueue's deferMs) also waits while `hold()` says so (the server has
+ * replies still waiting for their first frame: the write would compete with them for the CPU),
+ * until release() or its own maxHoldMs at the latest; a write queued without delay, or flush(),
+ * writes everything at once.
  */
 import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -51,9 +56,19 @@ export class ConversationWriter {
   private timerIsRetry = false;
   /** When the most urgent op queued since the last write is due (see enqueue's deferMs). */
   private nextDue = Infinity;
+  /** When the op queued since the last write that may be held least long must go, held or not. */
+  private nextLatest = Infinity;
+  /** The timer fired while hold() said so: release() writes. */
+  private held = false;
+  /** An op that may not wait was queued since the last write: hold() is not asked. */
+  private urgent = false;
   private closed = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  /** `hold`: whether writes that may wait should wait longer (see the class comment). */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly hold: () => boolean = () => false,
+  ) {}
 
   get size(): number {
     return this.pending.length;
@@ -61,10 +76,11 @@ export class ConversationWriter {
 
   /**
    * Queues a write; the promise resolves once it is stored (or skipped, or given up on). Never
-   * rejects. `deferMs`: the write may wait that long for others to join its batch (it goes
-   * sooner with any write queued without delay, and with flush()).
+   * rejects. `deferMs`: the write may wait that long for others to join its batch, and then on
+   * while hold() says so, `maxHoldMs` after the call at the latest (it goes sooner with any write
+   * queued without delay, and with flush()).
    */
-  enqueue(op: WriteOp, deferMs = 0): Promise<void> {
+  enqueue(op: WriteOp, deferMs = 0, maxHoldMs = deferMs): Promise<void> {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     this.pending.push({ op, tries: 0, settle });
@@ -73,9 +89,19 @@ export class ConversationWriter {
       for (const entry of dropped) entry.settle();
       this.logger.error(`Dropped ${dropped.length} conversation writes: the database has been unavailable too long`);
     }
-    this.nextDue = Math.min(this.nextDue, performance.now() + deferMs);
+    const now = performance.now();
+    this.nextDue = Math.min(this.nextDue, now + deferMs);
+    this.nextLatest = Math.min(this.nextLatest, now + Math.max(deferMs, maxHoldMs));
+    if (deferMs <= 0) this.urgent = true;
     this.schedule(false);
     return settled;
+  }
+
+  /** hold() no longer says so: writes it held go now. */
+  release(): void {
+    if (!this.held || this.running || this.timerIsRetry) return;
+    this.held = false;
+    this.arm(performance.now(), false);
   }
 
   /** Resolves once everything queued before the call is written (or has failed and waits for a retry). */
@@ -95,8 +121,12 @@ export class ConversationWriter {
   private schedule(retry: boolean): void {
     // A retry waits its turn however urgent the new ops are (no busy loop while the database is away).
     if (this.running || this.closed || this.pending.length === 0 || this.timerIsRetry) return;
-    const due = retry ? performance.now() + RETRY_MS : this.nextDue;
+    const due = retry ? performance.now() + RETRY_MS : this.held && !this.urgent ? this.nextLatest : this.nextDue;
     if (this.timer && this.timerDue <= due) return;
+    this.arm(due, retry);
+  }
+
+  private arm(due: number, retry: boolean): void {
     clearTimeout(this.timer);
     this.timerDue = due;
     this.timerIsRetry = retry;
@@ -104,6 +134,12 @@ export class ConversationWriter {
       this.timer = undefined;
       this.timerDue = Infinity;
       this.timerIsRetry = false;
+      // Due, but the server asks writes to wait: until release(), or the latest any of them may.
+      if (!retry && !this.urgent && performance.now() < this.nextLatest && this.hold()) {
+        this.held = true;
+        this.arm(this.nextLatest, false);
+        return;
+      }
       void this.writeNext();
     }, Math.max(0, Math.ceil(due - performance.now())));
     if (retry) this.timer.unref();
@@ -115,9 +151,12 @@ export class ConversationWriter {
     this.timer = undefined;
     this.timerDue = Infinity;
     this.timerIsRetry = false;
+    this.held = false;
+    this.urgent = false;
     const batch = this.pending;
     this.pending = [];
     this.nextDue = Infinity;
+    this.nextLatest = Infinity;
     this.running = this.write(batch).finally(() => {
       this.running = undefined;
       if (this.pending.length > 0) this.schedule(this.pending.some((p) => p.tries > 0));

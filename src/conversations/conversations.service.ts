@@ -6,7 +6,8 @@
  * - One open conversation per visitor, vertical and scope (for legal the jurisdiction and
  *   sub-region; '' elsewhere). The first question in a scope opens it; "New chat" closes it.
  * - A turn is saved in two writes (ConversationWriter, batched, never on the chat path): the
- *   question and a `streaming` reply once the first frame is out, then the reply's text, reply
+ *   question and a `streaming` reply once the first frame is out (and, within START_HOLD_MS,
+ *   once no reply of this server is waiting for its first frame), then the reply's text, reply
  *   data, timings and status when it ends. Until then the reply's frames live in the reply stream.
  *   The starts and ends of a batch are written by three set-based statements whatever their
  *   number (messages inserted, replies updated, conversations' counters updated); only a turn
@@ -50,6 +51,17 @@ const TITLE_CHARS = 200;
  * read of the conversations (which flushes), writes it at once.
  */
 const START_DEFER_MS = 50;
+/**
+ * After that, a start also waits while any reply of this server is still waiting for its first
+ * frame (its transaction would compete with those first tokens for the CPU), this long after its
+ * own first frame at the latest: the bound on how long a question being answered can be missing
+ * from the database. A read of the conversations on this server writes it at once; one on another
+ * server (a reload landing there) does not see it within that window, so it stays short: the
+ * first frames of 100 replies asked at once spread over less than 150 ms here.
+ */
+export const START_HOLD_MS = 300;
+/** A reply waiting longer than this for its first frame no longer holds the starts (one whose pipeline failed before its turn opened is forgotten too). */
+const FIRST_FRAME_WAIT_MS = 10_000;
 /** Open conversations the chat page gets back (one per vertical and legal jurisdiction). */
 const VISITOR_CONVERSATION_LIMIT = 50;
 
@@ -218,6 +230,8 @@ export class ConversationsService implements OnApplicationShutdown {
   private readonly turns = new Map<string, Turn>();
   /** The same turns by visitor, vertical and scope (openTurn looks up a conversation's queued turns there). */
   private readonly turnsByScope = new Map<string, Set<Turn>>();
+  /** Replies of this server still waiting for their first frame: reply id -> when the turn began opening (performance.now()). */
+  private readonly awaitingFirstFrame = new Map<string, number>();
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
   private readonly voteListeners = new Set<(vote: StoredVote) => void>();
   private readonly deletedListeners = new Set<(replyIds: string[]) => Promise<void>>();
@@ -231,7 +245,7 @@ export class ConversationsService implements OnApplicationShutdown {
     private readonly adminEvents: AdminEventsService,
     private readonly clock: ConversationsClock,
   ) {
-    this.writer = new ConversationWriter(dataSource);
+    this.writer = new ConversationWriter(dataSource, () => this.firstFramesAwaited());
     streams.onVisitorGone((visitorKey) => this.forgetVisitorTurns(visitorKey));
     streams.onScopeClosed((visitorKey, vertical, scope, at) => this.closeTurns(visitorKey, vertical, scope, at));
   }
@@ -331,6 +345,7 @@ export class ConversationsService implements OnApplicationShutdown {
     },
   ): Promise<Turn> {
     const key = scopeOf(scope);
+    this.awaitingFirstFrame.set(ids.replyId, performance.now());
     const rows: { cid: string; id: string | null; role: 'user' | 'agent' | null; content: string | null; status: string | null }[] = await readQuery(
       this.dataSource,
       this.sql(`SELECT c.id AS cid, m.id, m.role, m.content, m.status
@@ -339,7 +354,10 @@ export class ConversationsService implements OnApplicationShutdown {
                  ORDER BY m.seq DESC
                  LIMIT ${HISTORY_ROWS}`),
       [visitor.key, scope.vertical, key],
-    );
+    ).catch((error: unknown) => {
+      this.firstFrameOut(ids.replyId);
+      throw error;
+    });
     const own = new Set(ids.resumed && ids.userMessageId ? [ids.userMessageId, ids.replyId] : []);
     const stored = rows
       .filter((r) => r.role !== null && !own.has(r.id ?? ''))
@@ -404,6 +422,7 @@ export class ConversationsService implements OnApplicationShutdown {
   saveStart(turn: Turn): void {
     if (turn.saved) return;
     turn.saved = true;
+    this.firstFrameOut(turn.replyId);
     this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeStart(m, turn),
@@ -419,7 +438,23 @@ export class ConversationsService implements OnApplicationShutdown {
           at: new Date(turn.startedAt).toISOString(),
         });
       },
-    } satisfies TurnWriteOp as WriteOp, START_DEFER_MS);
+    } satisfies TurnWriteOp as WriteOp, START_DEFER_MS, START_HOLD_MS);
+  }
+
+  /** The reply's first frame is out (or it ended, or was dropped, without one): it holds the starts no longer. */
+  private firstFrameOut(replyId: string): void {
+    if (!this.awaitingFirstFrame.delete(replyId)) return;
+    if (this.awaitingFirstFrame.size === 0) this.writer.release();
+  }
+
+  /** Whether a reply of this server is still waiting for its first frame (the writer holds starts meanwhile). */
+  private firstFramesAwaited(): boolean {
+    const stale = performance.now() - FIRST_FRAME_WAIT_MS;
+    for (const [replyId, since] of this.awaitingFirstFrame) {
+      if (since >= stale) return true;
+      this.awaitingFirstFrame.delete(replyId);
+    }
+    return false;
   }
 
   /**
@@ -757,6 +792,7 @@ export class ConversationsService implements OnApplicationShutdown {
 
   /** A turn whose end is written (or will never be): no longer part of its conversation's queued turns. */
   private forgetTurn(turn: Turn): void {
+    this.firstFrameOut(turn.replyId);
     if (this.turns.get(turn.replyId) !== turn) return;
     this.turns.delete(turn.replyId);
     const byScope = scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope);
