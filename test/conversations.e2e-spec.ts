@@ -6,6 +6,7 @@ import request from 'supertest';
 import { randomUUID } from 'node:crypto';
 import { ConversationsService, START_HOLD_MS, type Turn } from '../src/conversations/conversations.service';
 import { portableSql } from '../src/database/sql';
+import { KnowledgeService } from '../src/knowledge/knowledge.service';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import type { VisitorConversation } from '../src/shared/contracts/conversations';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
@@ -380,6 +381,28 @@ describe('kept conversations', () => {
     expect((await open(other, 'Which plans do you sell?')).history).toEqual([]);
     expect((await open(visitor, 'Holidays?', 'hr')).history).toEqual([]);
     await conversations.writer.flush();
+  });
+
+  it('a question whose knowledge could not be read is stored with its failed reply (its turn was left open, the question never stored)', async () => {
+    const cookie = await newVisitorCookie(t.url);
+    const knowledge = t.app.get(KnowledgeService);
+    // The knowledge read fails once (as when its database connection drops), after the turn opened.
+    const retrieve = jest.spyOn(knowledge, 'retrieve').mockRejectedValueOnce(new Error('knowledge read failed'));
+    try {
+      const res = await request(t.url).post('/interact').set('Cookie', cookie).send({ vertical: 'hr', query: 'Can I carry over unused leave?' });
+      expect(res.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      retrieve.mockRestore();
+    }
+    const conversation = await eventually(async () => (await conversationsOf(t, cookie)).find((c) => c.vertical === 'hr'), 5000, 'the failed turn stored');
+    expect(conversation.messages.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'complete'],
+      ['agent', 'error'],
+    ]);
+    expect(conversation.messages[0].content).toBe('Can I carry over unused leave?');
+    // The next question of that conversation is answered, with the failed one in its history.
+    const next = await request(t.url).post('/interact').set('Cookie', cookie).send({ vertical: 'hr', query: 'How many vacation days do I get?' }).expect(200);
+    expect(next.body.data.conversationId).toBe(conversation.id);
   });
 
   it('refuses a cross-site "New chat" or delete (403) and a New chat without a vertical (400)', async () => {

@@ -206,6 +206,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const startedAt = ids.resumed ? Math.min(ids.startedAt, Date.now()) : Date.now();
     const started = performance.now() - (Date.now() - startedAt);
     let turn: Turn | undefined;
+    let opening: Promise<Turn> | undefined;
     try {
       // The conversation (the server's copy of the history), the agent and the knowledge are
       // independent: read them at the same time.
@@ -214,12 +215,13 @@ export class ChatService implements BeforeApplicationShutdown {
       // A cancel before the reply starts also stops a question rewrite under way.
       const early = new AbortController();
       void stopped.then(() => early.abort());
+      opening = this.conversations.openTurn(
+        options.visitor,
+        { vertical: request.vertical, jurisdiction: request.jurisdiction && { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } },
+        { replyId: producer.replyId, requestId: options.requestId, channel: options.channel, language: request.language.code, question: request.query, claimedHistory: request.history, ...ids },
+      );
       const [opened, found] = await Promise.all([
-        this.conversations.openTurn(
-          options.visitor,
-          { vertical: request.vertical, jurisdiction: request.jurisdiction && { code: request.jurisdiction.code, subRegion: request.jurisdiction.subRegion } },
-          { replyId: producer.replyId, requestId: options.requestId, channel: options.channel, language: request.language.code, question: request.query, claimedHistory: request.history, ...ids },
-        ),
+        opening,
         this.agents.pick(request.vertical).then(async (picked) => {
           // With an LLM agent, a question in another language than the knowledge is rewritten into it for the search.
           const rewrite = await this.rewriteForSearch(request, picked ?? LOCAL_AGENT, options, early.signal);
@@ -234,6 +236,9 @@ export class ChatService implements BeforeApplicationShutdown {
       // The conversation, the agent or the knowledge could not be read: a 503 the caller can
       // retry, never a 500. The reply still ends (its stream gets the error frame).
       const error = !(caught instanceof AppError) && isDatabaseUnavailable(caught) ? databaseUnavailableError() : caught;
+      // A turn opened while the agent or the knowledge failed ends failed too: it was left among
+      // the server's running turns, and the question was never stored.
+      if (!turn && opening) turn = await opening.catch(() => undefined);
       if (turn && !producer.ended) this.finishFailed(turn, producer, error, '', started, null);
       else if (!producer.ended) producer.end({ kind: 'error', ...errorBody(error) });
       throw error;
