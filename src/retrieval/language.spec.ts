@@ -43,6 +43,14 @@ describe('surelyWrittenIn (switching the reply language for the visitor)', () =>
     expect(surelyWrittenIn(text)).toBe(code);
   });
 
+  it('counts no letter of a code or an id ("an-3-xq7de", "A12B-E3") as a word', () => {
+    expect(surelyWrittenIn('How long does shipping take? (chat an-4-a1e2o3) [mock:tokens=7]')).toBe('en');
+    expect(surelyWrittenIn('Where is order A1-E2-O3-A4?')).toBe('en');
+    // "an" is German too: English questions have more English words.
+    expect(surelyWrittenIn('What should an employment contract include? (chat an-2-abc123) [mock:tokens=7]')).toBe('en');
+    expect(surelyWrittenIn('I need an invoice for an order')).toBe('en');
+  });
+
   it('switches nothing on a word or two that several languages share, or on none', () => {
     for (const text of ['no', 'ciao', 'come on', 'ok', 'refund', 'Python', 'no thanks', 'a la carte']) expect([text, surelyWrittenIn(text)]).toEqual([text, undefined]);
   });

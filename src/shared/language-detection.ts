@@ -8,7 +8,9 @@
 
 /** Frequent function words of the Latin-script offered languages (each list avoids the others' commonest words where it can). */
 const FUNCTION_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  en: new Set('the and is are of to in for with you your it this that be on not can do does how what or from have has will'.split(' ')),
+  en: new Set(
+    'the and is are of to in for with you your it this that be on not can do does how what or from have has will an my we our they their his at by if should would could were been there about which who when where why any some get need want please am was'.split(' '),
+  ),
   es: new Set('el la los las de del que y en es un una por para con no se su al lo como más pero sus le ya o este sí porque esta cómo qué puedo'.split(' ')),
   fr: new Set('le la les de des du et est un une pour dans en que qui ne pas sur au aux avec ce cette il elle vous nous son sa ses comment mon ma'.split(' ')),
   de: new Set('der die das und ist nicht ein eine zu den von mit sich des auf für im dem auch es an werden aus er sie wie ich kann man'.split(' ')),
@@ -40,6 +42,18 @@ export function isQuestionFiller(lang: string, word: string): boolean {
 /** The Latin-script offered languages other than English. */
 export const LATIN_LANGUAGES: readonly string[] = ['es', 'fr', 'de', 'it', 'pt'];
 
+/**
+ * The words of a text that can tell its language: runs of letters between spaces and punctuation,
+ * never the letters inside a code ("an-3-xq7de", "A12B-E3", an order number), whose single letters
+ * ("a", "e", "o") would count as Spanish, Italian or Portuguese words.
+ */
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter((w) => w !== '' && !/\p{N}/u.test(w));
+}
+
 /** The offered language (ISO 639-1 code) `text` is written in, or undefined when it cannot tell. */
 export function detectLanguage(text: string): string | undefined {
   if (typeof text !== 'string' || text.trim() === '') return undefined;
@@ -62,7 +76,7 @@ export function detectLanguage(text: string): string | undefined {
   // A question in Chinese naming "Python" or "git" is still Chinese: non-Latin letters outweigh.
   if (letters > 0 && letters * 2 >= latin / 3) return script;
 
-  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const words = wordsOf(sample);
   if (words.length === 0) return undefined;
   let best: string | undefined;
   let bestHits = 0;
@@ -100,7 +114,7 @@ export function detectLanguage(text: string): string | undefined {
 export function surelyWrittenIn(text: string): string | undefined {
   const lang = detectLanguage(text);
   if (!lang || !(lang in FUNCTION_WORDS)) return lang;
-  const words = text.slice(0, 4000).toLowerCase().match(/\p{L}+/gu) ?? [];
+  const words = wordsOf(text.slice(0, 4000));
   const hits = (code: string) => words.filter((w) => FUNCTION_WORDS[code].has(w) || FILLERS.get(code)?.has(w)).length;
   const own = hits(lang);
   return own >= 2 && Object.keys(FUNCTION_WORDS).every((code) => code === lang || hits(code) < own) ? lang : undefined;
