@@ -39,7 +39,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   way ways thing things possible able really actually just kind
   us one ones
   happen happens happened say says said
-  keep keeps keeping kept give gives giving gave put puts
+  keep keeps keeping kept give gives giving gave put puts take takes taking took taken
   right currently
   help
   without within upon via per across toward towards among amongst despite besides beyond onto
