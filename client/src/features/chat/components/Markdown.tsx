@@ -34,7 +34,29 @@ function CodeBlock({ children, node: _node, ...props }: ComponentPropsWithoutRef
   );
 }
 
+/**
+ * Text blocks take their direction from their own first letters (dir="auto"): a passage quoted in
+ * English inside an Arabic reply reads left to right, its full stop at the end ("minutes.", not
+ * ".minutes"), and an Arabic line in an English page right to left.
+ */
+const bidi = <T extends 'p' | 'li' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' | 'blockquote' | 'td' | 'th'>(Tag: T) =>
+  function AutoDirection({ node: _node, ...props }: ComponentPropsWithoutRef<T> & { node?: unknown }) {
+    const Element = Tag as 'p';
+    return <Element dir="auto" {...(props as ComponentPropsWithoutRef<'p'>)} />;
+  };
+
 const components: Components = {
+  p: bidi('p'),
+  li: bidi('li'),
+  h1: bidi('h1'),
+  h2: bidi('h2'),
+  h3: bidi('h3'),
+  h4: bidi('h4'),
+  h5: bidi('h5'),
+  h6: bidi('h6'),
+  blockquote: bidi('blockquote'),
+  td: bidi('td'),
+  th: bidi('th'),
   // Links in replies open in a new tab and never hand the page a window.opener.
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
   pre: CodeBlock,

@@ -35,4 +35,9 @@ describe('an agent reply', () => {
     expect(screen.queryByRole('group', { name: 'Rate this reply' })).not.toBeInTheDocument();
     expect(screen.getByText('Returns and refunds')).toBeInTheDocument();
   });
+
+  it('keeps the processing time left to right, so an Arabic page shows "420 ms", not "ms 420"', () => {
+    render(<MessageItem message={reply()} />);
+    expect(screen.getByText('420 ms')).toHaveAttribute('dir', 'ltr');
+  });
 });

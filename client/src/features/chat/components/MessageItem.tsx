@@ -102,7 +102,8 @@ function ReplyMeta({ message, question, onAskIn, actions }: { message: ChatMessa
         <span className="message-time" title={t.chat.processingTime}>
           <Clock aria-hidden="true" size={14} />
           <span className="sr-only">{t.chat.processingTime}: </span>
-          {formatDuration(metadata.processingTime)}
+          {/* "218 ms" reads left to right in an Arabic page too (not "ms 218"). */}
+          <bdi dir="ltr">{formatDuration(metadata.processingTime)}</bdi>
         </span>
       )}
     </div>
