@@ -169,5 +169,16 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
     const named = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?', preferredLanguage: 'English' }).expect(200);
     expect(named.body.data.response).toMatch(/^Here's what I found in our knowledge base/);
   });
+
+  it('small talk ("hi", "merci !") is answered in kind and counted neither answered nor unanswered', async () => {
+    const hello = await ask('customer-service', 'hi');
+    expect(hello.response).toBe('Hello! What can I help you with? Ask me a question and I will look for the answer in our knowledge base.');
+    expect(hello.answered).toBeUndefined();
+    expect(hello.sources).toEqual([]);
+    expect(await answeredInUsage(hello.replyId)).toBeNull();
+    const thanks = await ask('customer-service', 'merci !', 'French');
+    expect(thanks.response).toBe('Je vous en prie ! Puis-je vous aider pour autre chose ?');
+    expect(await answeredInUsage(thanks.replyId)).toBeNull();
+  });
 });
 

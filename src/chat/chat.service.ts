@@ -15,6 +15,7 @@ import { ConversationsService, type Turn, type TurnOutcome } from '../conversati
 import { ReplyStreamService, type ReplyProducer, type TakeoverJob } from '../conversations/reply-streams';
 import type { Visitor } from '../conversations/visitor-identity';
 import { countMessageTokens, countTokens } from '../llm/token-counter';
+import { smallTalkOf } from '../llm/adapters/small-talk';
 import { costUsd, DEFAULT_MODELS, priceFor } from '../shared/catalog/providers';
 import { BudgetService, estimatePromptTokens, worstCaseCost, type BudgetAdmission } from '../limits/budget.service';
 import type { ReplySlot } from '../limits/chat-limits.service';
@@ -267,6 +268,9 @@ export class ChatService implements BeforeApplicationShutdown {
     const suggestedVertical = suggested ? { id: suggested.id, name: suggested.name } : undefined;
     const generalOnlyFor = retrieval.generalOnly && request.jurisdiction ? describeJurisdiction(request.jurisdiction) : undefined;
     const messages = buildPrompt(agent, request, passages, { suggestedVertical, generalOnlyFor });
+    // Small talk ("hi", "thanks!") asks nothing of the knowledge: counted neither answered nor
+    // unanswered (Analytics' answered rate, the Conversations filter).
+    const answered = !retrieval.answered && smallTalkOf(request.query) ? undefined : retrieval.answered;
 
     // Budgets (src/limits): a paid reply holds its worst-case cost before the call; at a hard cap
     // it is refused (budget_exhausted, in the visitor's language) or answered offline.
@@ -333,7 +337,7 @@ export class ChatService implements BeforeApplicationShutdown {
       // What the visitor already got stays: a stopped reply keeps its text.
       coalescer.flush();
       const failure = this.describeFailure(error, stopReason);
-      await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, retrieval.answered, failure.status, budget, failure.error);
+      await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, answered, failure.status, budget, failure.error);
       this.finishFailed(turn, producer, failure.error, text, started, ttftMs, agent);
       throw failure.error;
     } finally {
@@ -344,7 +348,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const drained = coalescer.drain();
 
     // Stored before the final frame (chat:done, the /interact reply): a reply the visitor got always has its usage event.
-    const event = await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, usage, retrieval.answered, 'success', budget);
+    const event = await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, usage, answered, 'success', budget);
     await drained;
     const executionTime = Math.round(performance.now() - started);
     const data: ReplyData = {
@@ -365,7 +369,7 @@ export class ChatService implements BeforeApplicationShutdown {
         ...(retrieval.mode ? { retrieval: retrieval.mode } : {}),
       },
       sources: retrieval.sources,
-      answered: retrieval.answered,
+      ...(answered === undefined ? {} : { answered }),
       ...(suggested ? { suggestedVertical: suggested.id } : {}),
       ...(generalOnlyFor ? { generalOnly: true } : {}),
       replyId: producer.replyId,
@@ -385,7 +389,7 @@ export class ChatService implements BeforeApplicationShutdown {
       status: 'complete',
       text,
       data,
-      answered: retrieval.answered,
+      answered,
       confidence: data.confidence,
       agentId: agent.agentId,
       provider: agent.connection.provider,
@@ -502,7 +506,7 @@ export class ChatService implements BeforeApplicationShutdown {
     messages: Parameters<typeof countMessageTokens>[0],
     text: string,
     usage: LlmUsage | undefined,
-    answered: boolean,
+    answered: boolean | undefined,
     status: UsageStatus,
     budget: BudgetAdmission | undefined,
     error?: AppError,
