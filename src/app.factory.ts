@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, type NextFunction, type Request, type Response } from 'express';
 import * as fs from 'node:fs';
-import type { Server } from 'node:http';
 import * as path from 'node:path';
 import { AppModule } from './app.module';
 import { AdminApiGate } from './auth/admin-api-gate';
@@ -59,15 +58,6 @@ function serveClient(app: NestExpressApplication, clientDir: string): void {
   });
 }
 
-/**
- * How long an idle keep-alive connection stays open (Node's default is 5 s). Behind a load balancer
- * that keeps idle upstream connections for reuse (nginx's upstream `keepalive_timeout` is 50 s in
- * deploy/nginx), the server must not be the side that closes one first: a request nginx sends on a
- * connection the server is just closing fails, and nginx retries it on another server, where a
- * Socket.IO long-polling request finds no session ("Session ID unknown", 400).
- */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
 /** Builds the whole app (HTTP API, sockets, client) without listening: main.ts and tests share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
@@ -76,10 +66,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     // A failed start rejects (main.ts says why, e.g. the database it could not reach) instead of Nest exiting the process itself.
     abortOnError: false,
   });
-  const server = app.getHttpServer() as Server;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  // A connection's request headers may take longer than its idle time (Node wants this order).
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   app.use(requestIdMiddleware);
   // Who each request comes from, decided once (TRUST_PROXY says whose X-Forwarded-* count).
   const addresses = app.get(ClientAddressResolver);
