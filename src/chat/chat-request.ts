@@ -33,10 +33,16 @@ function historyOf(entries: ParsedInteractRequest['conversationHistory']): Histo
   return trimHistory((entries ?? []).map((entry) => ({ role: entry.type === 'user' ? 'user' : 'assistant', content: entry.content })));
 }
 
+/** The offered language `query` is surely written in, if any. */
+function writtenIn(query: string): Language | undefined {
+  const code = surelyWrittenIn(query);
+  return code ? getLanguageByCode(code) : undefined;
+}
+
 export function toChatRequest(body: ParsedInteractRequest): ChatRequest {
-  // No reply language asked for: the one the question is written in (an API caller sending only a query).
-  const written = surelyWrittenIn(body.query);
-  const language = languageOf(body.preferredLanguage) ?? languageOf(body.context?.preferredLanguage) ?? (written ? getLanguageByCode(written) : undefined) ?? DEFAULT_LANGUAGE;
+  // No reply language asked for: the one the question is written in (an API caller sending only a
+  // query); detected only then, not for every chat.
+  const language = languageOf(body.preferredLanguage) ?? languageOf(body.context?.preferredLanguage) ?? writtenIn(body.query) ?? DEFAULT_LANGUAGE;
   const found = body.vertical === 'legal' && body.jurisdiction ? getJurisdiction(body.jurisdiction) : undefined;
   const subRegion = found && findSubRegion(found, body.subJurisdiction);
   return {

@@ -54,10 +54,8 @@ function wordsOf(text: string): string[] {
     .filter((w) => w !== '' && !/\p{N}/u.test(w));
 }
 
-/** The offered language (ISO 639-1 code) `text` is written in, or undefined when it cannot tell. */
-export function detectLanguage(text: string): string | undefined {
-  if (typeof text !== 'string' || text.trim() === '') return undefined;
-  const sample = text.slice(0, 4000);
+/** The non-Latin offered language whose script `sample` is mostly written in, if any. */
+function scriptLanguageOf(sample: string): string | undefined {
   const count = (re: RegExp) => sample.match(re)?.length ?? 0;
   const hangul = count(/\p{Script=Hangul}/gu);
   const kana = count(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu);
@@ -74,10 +72,11 @@ export function detectLanguage(text: string): string | undefined {
   ];
   const [script, letters] = scripts.reduce((best, s) => (s[1] > best[1] ? s : best), ['', 0] as [string, number]);
   // A question in Chinese naming "Python" or "git" is still Chinese: non-Latin letters outweigh.
-  if (letters > 0 && letters * 2 >= latin / 3) return script;
+  return letters > 0 && letters * 2 >= latin / 3 ? script : undefined;
+}
 
-  const words = wordsOf(sample);
-  if (words.length === 0) return undefined;
+/** The Latin-script language with the most of its common words in `words`, its count and the runner-up's. */
+function latinTally(words: readonly string[]): { best: string | undefined; bestHits: number; second: number } {
   let best: string | undefined;
   let bestHits = 0;
   let second = 0;
@@ -93,6 +92,18 @@ export function detectLanguage(text: string): string | undefined {
       best = lang;
     } else if (hits > second) second = hits;
   }
+  return { best, bestHits, second };
+}
+
+/** The offered language (ISO 639-1 code) `text` is written in, or undefined when it cannot tell. */
+export function detectLanguage(text: string): string | undefined {
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  const sample = text.slice(0, 4000);
+  const script = scriptLanguageOf(sample);
+  if (script) return script;
+  const words = wordsOf(sample);
+  if (words.length === 0) return undefined;
+  const { best, bestHits, second } = latinTally(words);
   // Letters with diacritics only some languages use break a tie (a short question).
   if (bestHits === 0 || bestHits === second) {
     if (/[ñ¿¡]/.test(sample)) return 'es';
@@ -112,10 +123,10 @@ export function detectLanguage(text: string): string | undefined {
  * than any other has ("no", "ciao" or "come on" alone switch nothing). Undefined otherwise.
  */
 export function surelyWrittenIn(text: string): string | undefined {
-  const lang = detectLanguage(text);
-  if (!lang || !(lang in FUNCTION_WORDS)) return lang;
-  const words = wordsOf(text.slice(0, 4000));
-  const hits = (code: string) => words.filter((w) => FUNCTION_WORDS[code].has(w) || FILLERS.get(code)?.has(w)).length;
-  const own = hits(lang);
-  return own >= 2 && Object.keys(FUNCTION_WORDS).every((code) => code === lang || hits(code) < own) ? lang : undefined;
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  const sample = text.slice(0, 4000);
+  const script = scriptLanguageOf(sample);
+  if (script) return script;
+  const { best, bestHits, second } = latinTally(wordsOf(sample));
+  return bestHits >= 2 && bestHits > second ? best : undefined;
 }
