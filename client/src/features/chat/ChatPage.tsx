@@ -245,7 +245,10 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
       if (detected) {
         replyLanguage = detected;
         setLanguage(detected);
-        // Kept for the next visit like a choice (a reload shows the conversation in its language).
+        // Then it counts as the visitor's choice, here as after a reload (which shows the
+        // conversation in its language): no more switching, and a new default language set by
+        // the administrators no longer replaces it.
+        languageTouched.current = true;
         savePreferences({ language: detected.code });
       }
     }

@@ -132,14 +132,21 @@ describe('interface languages', () => {
     expect(screen.getByRole('combobox', { name: stringsFor('es').chat.language })).toHaveValue('es');
     expect(document.documentElement.lang).toBe('es');
     serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Aquí está.' })));
-    // A word or two shared by several languages switches nothing.
-    await user.type(input(), 'ok{Enter}');
-    expect(socket.lastSend()).toMatchObject({ query: 'ok', preferredLanguage: 'Spanish' });
+    // Switched once, it counts as the visitor's choice: a question in another language keeps it.
+    await user.type(input(), 'Quantos dias de férias eu tenho?{Enter}');
+    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'Spanish' });
     serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Vale.' })));
     // Chosen by the visitor: a question in another language keeps the chosen reply language.
     await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('es').chat.language }), 'en');
     await user.type(input(), 'Comment réinitialiser mon mot de passe ?{Enter}');
     expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('a word or two shared by several languages switches nothing', async () => {
+    const { user, socket } = renderChat();
+    await user.type(input(), 'ok{Enter}');
+    expect(socket.lastSend()).toMatchObject({ query: 'ok', preferredLanguage: 'English' });
     expect(document.documentElement.lang).toBe('en');
   });
 
