@@ -17,7 +17,7 @@
  * KnowledgeService.prototype.retrieve (time spent in retrieval).
  */
 import { Session } from 'node:inspector';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -107,9 +107,13 @@ if (role === 'app') {
   const { ReplyStreamService } = require('../src/conversations/reply-streams') as typeof import('../src/conversations/reply-streams');
   const { ConversationWriter } = require('../src/conversations/conversation-writer') as typeof import('../src/conversations/conversation-writer');
   const { startTestApp } = require('../test/support/test-app') as typeof import('../test/support/test-app');
+  const { HistoryMirror } = require('../src/conversations/history-mirror') as typeof import('../src/conversations/history-mirror');
+  const { PostingsSearchIndex } = require('../src/knowledge/postings-search-index') as typeof import('../src/knowledge/postings-search-index');
 
   const state = {
     coalesce: true,
+    /** Off: the history and the search's versions are read with statements, as another server would (for the on/off comparison). */
+    memoryReads: true,
     /** Off: the conversation writes (a turn's start and end) are skipped, for the on/off comparison. */
     conversationWrites: true,
     /** ms from the first delta pushed into a coalescer to its first frame, per stream. */
@@ -161,6 +165,18 @@ if (role === 'app') {
       }
     }
     return originalPush.call(this, text);
+  };
+
+  // Bench-only toggle: with memory reads off, openTurn reads the history from the database and a
+  // warm search checks the index's versions with a statement (the app before they were kept in memory).
+  const mirrorGet = HistoryMirror.prototype.get;
+  HistoryMirror.prototype.get = function (this: InstanceType<typeof HistoryMirror>, scope: string) {
+    return state.memoryReads ? mirrorGet.call(this, scope) : undefined;
+  };
+  const indexProto = PostingsSearchIndex.prototype as unknown as { fresh(): boolean };
+  const fresh = indexProto.fresh;
+  indexProto.fresh = function (this: unknown) {
+    return state.memoryReads && fresh.call(this);
   };
 
   // Bench-only toggle: with conversation writes off, a turn's start and end are not queued at all
@@ -271,6 +287,11 @@ if (role === 'app') {
     return originalWrite.call(this, batch);
   };
 
+  // GC pauses of the app process (printed per phase with BENCH_DEBUG=1: kind 1 scavenge, 4 mark-compact, 8 incremental marking).
+  const gcPauses: { kind: number; ms: number }[] = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcPauses.push({ kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0, ms: e.duration });
+  }).observe({ entryTypes: ['gc'] });
   // Event-loop delay of the app process (10 ms resolution), reset with every `samples` call.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
@@ -291,6 +312,10 @@ if (role === 'app') {
     state.coalesce = on;
     return true;
   };
+  handlers.memoryReads = (on: boolean) => {
+    state.memoryReads = on;
+    return true;
+  };
   handlers.conversationWrites = (on: boolean) => {
     state.conversationWrites = on;
     return true;
@@ -301,6 +326,14 @@ if (role === 'app') {
   };
   /** Instrumentation samples since the last call; forgets them. */
   handlers.samples = () => {
+    if (process.env.BENCH_DEBUG === '1') {
+      const longest = [...gcPauses].sort((x, y) => y.ms - x.ms).slice(0, 3);
+      process.stderr.write(
+        `[bench]     app process: GC ${gcPauses.length} pauses, ${gcPauses.reduce((a, g) => a + g.ms, 0).toFixed(0)} ms in all, longest ${longest.map((g) => `${g.ms.toFixed(1)} (kind ${g.kind})`).join(', ') || '-'}; ` +
+          `event-loop delay max ${loopDelay.count > 0 ? Math.max(0, loopDelay.max / 1e6 - 10).toFixed(1) : 'n/a'} ms; heap ${(process.memoryUsage().heapUsed / 1048576).toFixed(0)} MB\n`,
+      );
+    }
+    gcPauses.length = 0;
     const out = {
       firstFrameDelays: state.firstFrameDelays,
       retrieveMs: state.retrieveMs,

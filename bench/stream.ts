@@ -38,9 +38,13 @@
  *
  * Knobs (environment): BENCH_ROUNDS_1 (default 30), BENCH_ROUNDS_N (3), BENCH_CONCURRENCY (100),
  * BENCH_WIDE (1000), BENCH_IDLE (10000), BENCH_DEADLINE_MS (720000: the run stops there),
- * BENCH_DEBUG=1 (one line per phase on stderr), BENCH_PROFILE=1 (adds two profiled app phases at
- * the end and prints where the app process spends CPU), BENCH_ONLY=d (section d alone: the app
- * with writes on vs off at 1 stream, steady and at once, rounds as set, nothing else). Progress goes to stderr, the report to
+ * BENCH_DEBUG=1 (one line per phase on stderr, with the app process' GC pauses, longest event-loop
+ * delay and heap), BENCH_PROFILE=1 (adds profiled app phases at the end and prints where the app
+ * process spends CPU), BENCH_ONLY=d (section d alone: the app with writes on vs off at 1 stream,
+ * steady and at once, rounds as set, nothing else), BENCH_ONLY=a (the steady 100-in-flight phases
+ * alone, BENCH_ROUNDS_N rounds of direct SDK, app, app with memory reads off (history and search
+ * versions read with statements, a bench toggle) and bare relay, with per-round p99s; ~18 s a
+ * round), BENCH_NODE_ARGS (node flags for the app and relay children, e.g. V8 heap settings). Progress goes to stderr, the report to
  * stdout. Goals are printed next to the figures; they are reported, not asserted.
  */
 import { ChildProcess, fork } from 'node:child_process';
@@ -80,6 +84,8 @@ const ADDED_TTFT_GOAL_MS = 15;
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** BENCH_ONLY=d: only section d (conversation writes on vs off), for measuring changes to the writes. */
 const ONLY_WRITES = process.env.BENCH_ONLY === 'd';
+/** BENCH_ONLY=a: only the steady 100-in-flight phases (direct, app, relay), for measuring changes to time to first token. */
+const ONLY_STEADY = process.env.BENCH_ONLY === 'a';
 /** Logs one line per phase to stderr. */
 const DEBUG = process.env.BENCH_DEBUG === '1';
 /** After the last reply: lets the app write its usage events (flush every 250 ms) inside the CPU window. */
@@ -140,10 +146,14 @@ class Child {
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     this.proc = fork(path.join(__dirname, 'stream-server.ts'), [role], {
-      execArgv: ['--expose-gc', '-r', require.resolve('ts-node/register/transpile-only')],
+      execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_ARGS && role !== 'mock' ? process.env.BENCH_NODE_ARGS.split(' ') : []), '-r', require.resolve('ts-node/register/transpile-only')],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env,
     });
+    if (process.env.BENCH_PIN === '1' && this.proc.pid) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('node:child_process').execFileSync('taskset', ['-a', '-p', '-c', role === 'mock' ? '1' : '0', String(this.proc.pid)], { stdio: 'ignore' });
+    }
     this.proc.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
@@ -439,8 +449,8 @@ function markdownTable(header: string[], rows: string[][]): string {
 // ------------------------------------------------------------------------------------------------
 // Phases
 
-type Kind = 'direct' | 'app' | 'app-uncoalesced' | 'app-nowrites' | 'relay';
-const isApp = (kind: Kind): boolean => kind === 'app' || kind === 'app-uncoalesced' || kind === 'app-nowrites';
+type Kind = 'direct' | 'app' | 'app-uncoalesced' | 'app-nowrites' | 'app-statements' | 'relay';
+const isApp = (kind: Kind): boolean => kind === 'app' || kind === 'app-uncoalesced' || kind === 'app-nowrites' || kind === 'app-statements';
 
 interface PhaseResult {
   kind: Kind;
@@ -510,6 +520,7 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
   if (isApp(kind)) {
     await b.app.call('coalesce', kind !== 'app-uncoalesced');
     await b.app.call('conversationWrites', kind !== 'app-nowrites');
+    await b.app.call('memoryReads', kind !== 'app-statements');
     await b.app.call('samples');
   }
   const cpuBefore = options.measureCpu && server ? await server.cpuUs() : 0;
@@ -701,6 +712,10 @@ async function main(): Promise<void> {
     await writesOnly(b, children, begun, loadBefore);
     return;
   }
+  if (ONLY_STEADY) {
+    await steadyOnly(b, children, begun, loadBefore);
+    return;
+  }
   await runPhase(b, 'direct', CONCURRENCY, { measureCpu: false });
   await runPhase(b, 'app', CONCURRENCY, { measureCpu: false });
   await runPhase(b, 'relay', CONCURRENCY, { measureCpu: false });
@@ -736,11 +751,11 @@ async function main(): Promise<void> {
   //    second half starts with ~CONCURRENCY streams in flight; only that half counts for TTFT.
   // Odd rounds reverse the order.
   log(`(a)(b)(c) ${ROUNDS_AT_N} rounds at ${CONCURRENCY} concurrent streams (burst and steady state)`);
-  const burst: Record<Kind, PhaseResult[]> = { direct: [], app: [], relay: [], 'app-uncoalesced': [], 'app-nowrites': [] };
+  const burst: Record<Exclude<Kind, 'app-statements'>, PhaseResult[]> = { direct: [], app: [], relay: [], 'app-uncoalesced': [], 'app-nowrites': [] };
   const steady: Record<'direct' | 'app' | 'app-nowrites' | 'relay', PhaseResult[]> = { direct: [], app: [], 'app-nowrites': [], relay: [] };
   const gapMs = STREAM_MS / CONCURRENCY;
   for (let r = 0; r < ROUNDS_AT_N; r++) {
-    type Step = { mode: 'burst'; kind: Kind } | { mode: 'steady'; kind: 'direct' | 'app' | 'app-nowrites' | 'relay' };
+    type Step = { mode: 'burst'; kind: Exclude<Kind, 'app-statements'> } | { mode: 'steady'; kind: 'direct' | 'app' | 'app-nowrites' | 'relay' };
     const steps: Step[] = [
       { mode: 'burst', kind: 'direct' },
       { mode: 'burst', kind: 'app' },
@@ -1019,6 +1034,46 @@ async function main(): Promise<void> {
  * (1 stream: both in each round, order alternating; at CONCURRENCY: burst and steady, order
  * reversed on odd rounds), with the same rows as the full run's section d.
  */
+/** BENCH_ONLY=a: added TTFT at CONCURRENCY streams in flight, app and bare relay against the direct SDK, ROUNDS_AT_N rounds. */
+async function steadyOnly(b: Bench, children: Child[], begun: number, loadBefore: number[]): Promise<void> {
+  log(`steady state at ${CONCURRENCY} streams in flight, ${ROUNDS_AT_N} rounds (direct, app, relay)`);
+  const gapMs = STREAM_MS / CONCURRENCY;
+  const p99 = (v: number[]) => quantile(v, 0.99);
+  const steady = { direct: [] as PhaseResult[], app: [] as PhaseResult[], 'app-statements': [] as PhaseResult[], relay: [] as PhaseResult[] };
+  await runPhase(b, 'app', CONCURRENCY, { measureCpu: false });
+  await runPhase(b, 'direct', CONCURRENCY, { measureCpu: false });
+  for (let r = 0; r < ROUNDS_AT_N; r++) {
+    const kinds: ('direct' | 'app' | 'app-statements' | 'relay')[] = r % 2 === 0 ? ['direct', 'app', 'app-statements', 'relay'] : ['relay', 'app-statements', 'app', 'direct'];
+    for (const kind of kinds) steady[kind].push(await runPhase(b, kind, 2 * CONCURRENCY, { measureCpu: false, offset: r, gapMs, warmupStreams: CONCURRENCY }));
+  }
+  let profile: ProfileSummary | undefined;
+  if (PROFILE) {
+    log('profiling the app process over one steady phase');
+    await b.app.call('profileStart');
+    await runPhase(b, 'app', 2 * CONCURRENCY, { measureCpu: false, gapMs, warmupStreams: CONCURRENCY });
+    profile = await b.app.call<ProfileSummary>('profileStop');
+  }
+  for (const c of b.appClients) c.close();
+  for (const c of b.relayClients) c.close();
+  await Promise.allSettled([b.app.call('close', undefined, 30_000), b.relay.call('close', undefined, 10_000)]);
+  for (const c of children) c.kill();
+  const addedApp = pairedAdded(steady.direct, steady.app);
+  const addedStatements = pairedAdded(steady.direct, steady['app-statements']);
+  const addedRelay = pairedAdded(steady.direct, steady.relay);
+  const perRound = steady.app.map((_, r) => fmt(p99(pairedAdded([steady.direct[r]], [steady.app[r]])), 1)).join(', ');
+  const retrieve = steady.app.flatMap((p) => p.retrieveMs);
+  const lines = [
+    `# Added TTFT at ${CONCURRENCY} streams in flight (${ROUNDS_AT_N} rounds, load ${loadBefore[0].toFixed(2)} -> ${os.loadavg()[0].toFixed(2)}, ${fmt((performance.now() - begun) / 1000, 0)} s)`,
+    `- app: added p50 ${signedMs(quantile(addedApp, 0.5))}, p99 ${signedMs(p99(addedApp))} (per round p99: ${perRound}); goal p99 <= ${ADDED_TTFT_GOAL_MS} ms: ${p99(addedApp) <= ADDED_TTFT_GOAL_MS ? 'PASS' : 'FAIL'}`,
+    `- app reading the history and the search's versions with statements (bench toggle): added p50 ${signedMs(quantile(addedStatements, 0.5))}, p99 ${signedMs(p99(addedStatements))} (per round p99: ${steady['app-statements'].map((_, r) => fmt(p99(pairedAdded([steady.direct[r]], [steady['app-statements'][r]])), 1)).join(', ')})`,
+    `- bare relay: added p50 ${signedMs(quantile(addedRelay, 0.5))}, p99 ${signedMs(p99(addedRelay))} (per round p99: ${steady.relay.map((_, r) => fmt(p99(pairedAdded([steady.direct[r]], [steady.relay[r]])), 1)).join(', ')})`,
+    `- direct SDK TTFT p50 ${ms(quantile(combine(steady.direct).ttft, 0.5))}, p99 ${ms(p99(combine(steady.direct).ttft))}`,
+    `- retrieval inside the app p50 ${ms(quantile(retrieve, 0.5))}, p99 ${ms(p99(retrieve))}`,
+  ];
+  if (profile) lines.push('', ...formatProfile(profile));
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
 async function writesOnly(b: Bench, children: Child[], begun: number, loadBefore: number[]): Promise<void> {
   log(`(d) ${ROUNDS_AT_1} rounds at 1 stream, ${ROUNDS_AT_N} rounds at ${CONCURRENCY} (burst and steady), writes on vs off`);
   const on1: PhaseResult[] = [];

@@ -10,7 +10,14 @@ import { KnowledgeService } from '../src/knowledge/knowledge.service';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import type { VisitorConversation } from '../src/shared/contracts/conversations';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
-import { chatOverSocket, ClientSocket, connectClient, eventually, newVisitorCookie, parseSse, startTestApp, TestApp } from './support/test-app';
+import { chatOverSocket, ClientSocket, connectClient, distributed, eventually, newVisitorCookie, parseSse, startTestApp, TestApp } from './support/test-app';
+
+/**
+ * The embedded mode keeps the history in memory (HistoryMirror) and reads no statement for it; the
+ * distributed one reads it from Postgres. With DATABASE_URL or REDIS_URL set (CI) both run.
+ */
+const MODES = distributed.databaseUrl || distributed.redisUrl ? (['embedded', 'distributed'] as const) : (['embedded'] as const);
+const EMBEDDED = { databaseUrl: undefined, redisUrl: undefined };
 
 async function conversationsOf(t: TestApp, cookie: string): Promise<VisitorConversation[]> {
   const res = await request(t.url).get('/api/visitor/conversations').set('Cookie', cookie).expect(200);
@@ -38,13 +45,13 @@ function sseText(res: request.Test): request.Test {
   });
 }
 
-describe('kept conversations', () => {
+describe.each(MODES)('kept conversations (%s)', (mode) => {
   let mock: MockLlmServer;
   let t: TestApp;
 
   beforeAll(async () => {
     mock = await startMockLlmServer({ tokens: 6 });
-    t = await startTestApp({ openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl });
+    t = await startTestApp({ openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl, ...(mode === 'embedded' ? EMBEDDED : {}) });
   });
 
   afterEach(() => mock.reset());
@@ -109,6 +116,47 @@ describe('kept conversations', () => {
       expect(turns[2].content).toBe('Can I carry them over?');
       expect(JSON.stringify(second.messages)).not.toContain('FORGED');
     } finally {
+      socket.close();
+    }
+  });
+
+  it('embedded: a later turn gets its history with no statement, exact after each stored turn, a New chat and a delete', async () => {
+    if (mode !== 'embedded') return;
+    const historyReads: string[] = [];
+    const query = t.dataSource.query.bind(t.dataSource);
+    t.dataSource.query = ((sql: string, ...rest: Parameters<typeof query> extends [string, ...infer R] ? R : never) => {
+      if (/LEFT JOIN conversation_messages/.test(sql)) historyReads.push(sql);
+      return query(sql, ...rest);
+    }) as typeof query;
+    const cookie = await newVisitorCookie(t.url);
+    const socket = await connectClient(t.url, { cookie });
+    const sent = () => mock.requests[mock.requests.length - 1].messages!.filter((m) => m.role !== 'system').map((m) => m.content);
+    try {
+      const first = await chatOverSocket(socket, { vertical: 'sales', query: 'Which plans do you sell?' });
+      expect(historyReads.length).toBe(1);
+      await settled(t, cookie, first.done!.replyId!);
+      const second = await chatOverSocket(socket, { vertical: 'sales', query: 'And the cheapest one?' });
+      await settled(t, cookie, second.done!.replyId!);
+      const third = await chatOverSocket(socket, { vertical: 'sales', query: 'Is there a trial?' });
+      expect(sent()).toEqual(['Which plans do you sell?', first.done!.response, 'And the cheapest one?', second.done!.response, 'Is there a trial?']);
+      // Read once, when the scope was first asked; the later turns came from memory.
+      expect(historyReads.length).toBe(1);
+      await settled(t, cookie, third.done!.replyId!);
+
+      // New chat: the next question starts without the old history (read again from the database).
+      await request(t.url).post('/api/visitor/conversations/new').set('Cookie', cookie).send({ vertical: 'sales' }).expect(200);
+      const fresh = await chatOverSocket(socket, { vertical: 'sales', query: 'Do you ship abroad?' });
+      expect(sent()).toEqual(['Do you ship abroad?']);
+      expect(historyReads.length).toBe(2);
+      await settled(t, cookie, fresh.done!.replyId!);
+
+      // Deleted on the server: nothing of it is the model's history any more.
+      await request(t.url).delete('/api/visitor/conversations').set('Cookie', cookie).expect(200);
+      await chatOverSocket(socket, { vertical: 'sales', query: 'Hello again' });
+      expect(sent()).toEqual(['Hello again']);
+      expect(historyReads.length).toBe(3);
+    } finally {
+      t.dataSource.query = query;
       socket.close();
     }
   });

@@ -242,3 +242,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/**
+ * The embedded mode in full (no DATABASE_URL, no REDIS_URL): this server is the only one, and the
+ * only writer of its SQLite file. What it writes it knows of at once, so caches of what it wrote
+ * need no statement to stay exact (the knowledge search, the conversations' history).
+ */
+export function soleServer(config: Pick<AppConfig, 'databaseUrl' | 'redisUrl'>): boolean {
+  return !config.databaseUrl && !config.redisUrl;
+}

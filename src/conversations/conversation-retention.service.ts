@@ -14,6 +14,7 @@ import { queuedWrite } from '../database/write-queue';
 import { describeError } from '../jobs/in-process-job-queue';
 import { JOB_QUEUE, JobQueue } from '../jobs/job-queue';
 import { ConversationsClock } from './conversations-clock';
+import { ConversationsService } from './conversations.service';
 import { KnowledgeGapsService } from './knowledge-gaps.service';
 
 export const PURGE_JOB = 'conversations-purge';
@@ -33,6 +34,7 @@ export class ConversationRetentionService implements OnModuleInit, OnApplication
     private readonly agents: AgentRegistryService,
     private readonly clock: ConversationsClock,
     private readonly gaps: KnowledgeGapsService,
+    private readonly conversations: ConversationsService,
   ) {}
 
   onModuleInit(): void {
@@ -66,6 +68,8 @@ export class ConversationRetentionService implements OnModuleInit, OnApplication
       total += deleted;
       if (deleted < PURGE_BATCH) break;
     }
+    // The history a server keeps in memory (embedded mode) is read again.
+    if (total > 0) this.conversations.forgetHistories();
     // Knowledge gaps keep visitors' wording: theirs ends with the same retention.
     const gaps = await this.gaps.purge(before);
     if (total > 0 || gaps > 0) this.logger.log(`Deleted ${total} conversations and ${gaps} knowledge gaps older than ${days} days`);

@@ -20,7 +20,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { DataSource, EntityManager } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { newUsageEventId } from '../analytics/usage-event-id';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig, soleServer } from '../config/app-config';
 import { dialectOf } from '../database/data-source';
 import { changedRows, portableSql, readQuery } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
@@ -38,6 +38,7 @@ import {
 import { ConversationWriter, type WriteGroup, type WriteOp } from './conversation-writer';
 import { ConversationsClock } from './conversations-clock';
 import { MAX_HISTORY_ENTRIES, trimHistory, type HistoryEntry } from './history';
+import { HistoryMirror, type HistoryRow } from './history-mirror';
 import { ReplyStreamService } from './reply-streams';
 import type { Visitor } from './visitor-identity';
 
@@ -235,6 +236,8 @@ export class ConversationsService implements OnApplicationShutdown {
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
   private readonly voteListeners = new Set<(vote: StoredVote) => void>();
   private readonly deletedListeners = new Set<(replyIds: string[]) => Promise<void>>();
+  /** The embedded mode's conversations history in memory (this server writes all of it): openTurn reads no statement. */
+  private readonly mirror: HistoryMirror | undefined;
   /** The turns' starts and ends of a batch, written together (writeTurns). */
   private readonly turnWrites: WriteGroup = { runAll: (m, ops) => this.writeTurns(m, ops.map((op) => (op as TurnWriteOp).write)) };
 
@@ -246,6 +249,7 @@ export class ConversationsService implements OnApplicationShutdown {
     private readonly clock: ConversationsClock,
   ) {
     this.writer = new ConversationWriter(dataSource, () => this.firstFramesAwaited());
+    this.mirror = soleServer(config) && !streams.distributed ? new HistoryMirror(HISTORY_ROWS) : undefined;
     streams.onVisitorGone((visitorKey) => this.forgetVisitorTurns(visitorKey));
     streams.onScopeClosed((visitorKey, vertical, scope, at) => this.closeTurns(visitorKey, vertical, scope, at));
   }
@@ -346,18 +350,23 @@ export class ConversationsService implements OnApplicationShutdown {
   ): Promise<Turn> {
     const key = scopeOf(scope);
     this.awaitingFirstFrame.set(ids.replyId, performance.now());
-    const rows: { cid: string; id: string | null; role: 'user' | 'agent' | null; content: string | null; status: string | null }[] = await readQuery(
-      this.dataSource,
-      this.sql(`SELECT c.id AS cid, m.id, m.role, m.content, m.status
-                  FROM conversations c LEFT JOIN conversation_messages m ON m.conversation_id = c.id
-                 WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL
-                 ORDER BY m.seq DESC
-                 LIMIT ${HISTORY_ROWS}`),
-      [visitor.key, scope.vertical, key],
-    ).catch((error: unknown) => {
-      this.firstFrameOut(ids.replyId);
-      throw error;
-    });
+    const byScope = scopeKeyOf(visitor.key, scope.vertical, key);
+    const read = () =>
+      readQuery<HistoryRow[]>(
+        this.dataSource,
+        this.sql(`SELECT c.id AS cid, m.id, m.role, m.content, m.status
+                    FROM conversations c LEFT JOIN conversation_messages m ON m.conversation_id = c.id
+                   WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL
+                   ORDER BY m.seq DESC
+                   LIMIT ${HISTORY_ROWS}`),
+        [visitor.key, scope.vertical, key],
+      );
+    const rows: HistoryRow[] =
+      this.mirror?.get(byScope) ??
+      (await (this.mirror ? this.mirror.read(byScope, visitor.key, read) : read()).catch((error: unknown) => {
+        this.firstFrameOut(ids.replyId);
+        throw error;
+      }));
     const own = new Set(ids.resumed && ids.userMessageId ? [ids.userMessageId, ids.replyId] : []);
     const stored = rows
       .filter((r) => r.role !== null && !own.has(r.id ?? ''))
@@ -369,7 +378,7 @@ export class ConversationsService implements OnApplicationShutdown {
       });
     // Turns of this conversation that ended here but whose writes are still queued.
     const storedIds = new Set(stored.map((r) => r.id));
-    const pending = [...(this.turnsByScope.get(scopeKeyOf(visitor.key, scope.vertical, key)) ?? [])].filter(
+    const pending = [...(this.turnsByScope.get(byScope) ?? [])].filter(
       (p) => p.closedAt === undefined && !p.deleted && !storedIds.has(p.userMessageId),
     );
     for (const p of pending.sort((a, b) => a.startedAt - b.startedAt)) {
@@ -406,7 +415,6 @@ export class ConversationsService implements OnApplicationShutdown {
       ...(ids.resumed ? { resumed: true } : {}),
     };
     this.turns.set(turn.replyId, turn);
-    const byScope = scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope);
     let same = this.turnsByScope.get(byScope);
     if (!same) this.turnsByScope.set(byScope, (same = new Set()));
     same.add(turn);
@@ -416,6 +424,7 @@ export class ConversationsService implements OnApplicationShutdown {
   /** A turn another server took over (it writes the turn): nothing more of it is written from here. */
   dropTurn(turn: Turn): void {
     this.forgetTurn(turn);
+    this.mirror?.forget(scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope));
   }
 
   /** The question and the streaming reply, stored (batched) once the reply's first frame is out. */
@@ -423,12 +432,15 @@ export class ConversationsService implements OnApplicationShutdown {
     if (turn.saved) return;
     turn.saved = true;
     this.firstFrameOut(turn.replyId);
-    this.writer.enqueue({
+    let stored = false;
+    const written = this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeStart(m, turn),
       group: this.turnWrites,
       write: { kind: 'start', turn },
       written: () => {
+        stored = true;
+        this.mirrorStored(turn);
         this.adminEvents.emit('conversation:message', {
           conversationId: turn.conversationId,
           messageId: turn.userMessageId,
@@ -439,6 +451,10 @@ export class ConversationsService implements OnApplicationShutdown {
         });
       },
     } satisfies TurnWriteOp as WriteOp, START_DEFER_MS, START_HOLD_MS);
+    // Skipped (the conversation was deleted) or given up: what the database holds is not known here.
+    void written.then(() => {
+      if (!stored) this.mirror?.forget(scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope));
+    });
   }
 
   /** The reply's first frame is out (or it ended, or was dropped, without one): it holds the starts no longer. */
@@ -465,13 +481,16 @@ export class ConversationsService implements OnApplicationShutdown {
     this.saveStart(turn);
     turn.outcome = outcome;
     const at = this.clock.now();
-    const stored = this.writer.enqueue({
+    let stored = false;
+    const written = this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: (m) => this.writeEnd(m, turn, outcome, at),
       group: this.turnWrites,
       write: { kind: 'end', turn, outcome, at },
       written: () => {
+        stored = true;
         this.forgetTurn(turn);
+        this.mirrorStored(turn, outcome);
         this.adminEvents.emit('conversation:message', {
           conversationId: turn.conversationId,
           messageId: turn.replyId,
@@ -484,11 +503,31 @@ export class ConversationsService implements OnApplicationShutdown {
       },
     } satisfies TurnWriteOp as WriteOp);
     // Also once skipped (the conversation was deleted) or given up: nothing of it is queued any more.
-    void stored.then(() => this.forgetTurn(turn));
+    void written.then(() => {
+      this.forgetTurn(turn);
+      if (!stored) this.mirror?.forget(scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope));
+    });
     if (waitMs <= 0) return Promise.resolve();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
-    return Promise.race([stored, late]).finally(() => clearTimeout(timer));
+    return Promise.race([written, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** A turn's start, or its end with `outcome`, is stored: the history in memory takes it in (or forgets its scope when that conversation is not the open one). */
+  private mirrorStored(turn: Turn, outcome?: TurnOutcome): void {
+    if (!this.mirror) return;
+    const byScope = scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope);
+    // Starts of one batch are stored in queue order, except that those written alone go first:
+    // with another turn of the scope under way, the order is not known here.
+    const concurrent = (this.turnsByScope.get(byScope)?.size ?? 0) > 1;
+    if (turn.closedAt !== undefined || turn.deleted || turn.resumed || (!outcome && concurrent)) this.mirror.forget(byScope);
+    else if (outcome) this.mirror.ended(byScope, turn.replyId, outcome);
+    else this.mirror.started(byScope, turn);
+  }
+
+  /** The conversations were purged (retention): the history in memory is read again. */
+  forgetHistories(): void {
+    this.mirror?.clear();
   }
 
   /**
@@ -715,13 +754,19 @@ export class ConversationsService implements OnApplicationShutdown {
     const at = this.clock.now();
     this.closeTurns(visitorKey, request.vertical, scope, at);
     await this.streams.announceScopeClosed(visitorKey, request.vertical, scope, at);
-    return queuedWrite(this.dataSource, () =>
-      changedRows(
-        this.dataSource,
-        'UPDATE conversations SET closed_at = $4 WHERE visitor_key = $1 AND vertical = $2 AND scope = $3 AND closed_at IS NULL',
-        [visitorKey, request.vertical, scope, at],
-      ),
-    );
+    const byScope = scopeKeyOf(visitorKey, request.vertical, scope);
+    this.mirror?.forget(byScope);
+    try {
+      return await queuedWrite(this.dataSource, () =>
+        changedRows(
+          this.dataSource,
+          'UPDATE conversations SET closed_at = $4 WHERE visitor_key = $1 AND vertical = $2 AND scope = $3 AND closed_at IS NULL',
+          [visitorKey, request.vertical, scope, at],
+        ),
+      );
+    } finally {
+      this.mirror?.forget(byScope);
+    }
   }
 
   /** Deletes the visitor's conversations (all, or one): running replies stop, nothing of them stays. */
@@ -744,11 +789,12 @@ export class ConversationsService implements OnApplicationShutdown {
     );
     const replyIds = replies.map((r) => r.id);
     if (conversationId !== undefined) await this.streams.forget(replyIds, visitorKey);
+    this.mirror?.forgetVisitor(visitorKey);
     const deleted = await queuedWrite(this.dataSource, () =>
       conversationId === undefined
         ? changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1', [visitorKey])
         : changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1 AND id = $2', [visitorKey, conversationId]),
-    );
+    ).finally(() => this.mirror?.forgetVisitor(visitorKey));
     // Nothing of them stays: their questions' wording leaves the knowledge gaps too.
     if (replyIds.length > 0) await Promise.all([...this.deletedListeners].map((listener) => listener(replyIds)));
     return deleted;

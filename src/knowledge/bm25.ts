@@ -583,6 +583,9 @@ export class SearchCache {
    */
   private readonly texts = new Map<number, string>();
   private textBytes = 0;
+  /** Chunk records (item, position, title) of chunks searches returned, by chunk id (see rows). */
+  private readonly records = new Map<number, { itemId: string; ord: number; title: string }>();
+  private recordBytes = 0;
   /** The terms held when the cache was last emptied, most recently used first (see takeDropped). */
   private dropped: string[] = [];
 
@@ -600,8 +603,10 @@ export class SearchCache {
     this.terms.clear();
     this.blocks.clear();
     this.texts.clear();
+    this.records.clear();
     this.bytes = 0;
     this.textBytes = 0;
+    this.recordBytes = 0;
     this.signature = signature;
     return false;
   }
@@ -632,6 +637,42 @@ export class SearchCache {
       if (this.textBytes <= this.maxTextBytes) break;
       this.texts.delete(key);
       this.textBytes -= 2 * value.length + 32;
+    }
+  }
+
+  /**
+   * The records of these chunks (item, position, title; the text too when `withText`), if all are
+   * held. Like texts, a chunk's record never changes under its id, and the cache empties when any
+   * chunk is deleted.
+   */
+  rows(chunkIds: number[], withText: boolean): ChunkRow[] | undefined {
+    const rows: ChunkRow[] = [];
+    for (const chunkId of chunkIds) {
+      const record = this.records.get(chunkId);
+      if (!record) return undefined;
+      const text = withText ? this.texts.get(chunkId) : '';
+      if (text === undefined) return undefined;
+      rows.push({ chunkId, itemId: record.itemId, ord: record.ord, title: record.title, text });
+    }
+    return rows;
+  }
+
+  /** Keeps the records (and texts, when fetched) of chunks read under `stats` (ignored if those are not the cache's versions). */
+  addRows(rows: ChunkRow[], stats: VerticalStats[], withText: boolean): void {
+    if (!this.current(stats) || this.signature === '') return;
+    for (const row of rows) {
+      const chunkId = Number(row.chunkId);
+      if (!this.records.has(chunkId)) {
+        const record = { itemId: row.itemId, ord: Number(row.ord), title: row.title };
+        this.records.set(chunkId, record);
+        this.recordBytes += 2 * (record.itemId.length + record.title.length) + 64;
+      }
+      if (withText) this.addText(chunkId, row.text, this.signature);
+    }
+    for (const [key, value] of this.records) {
+      if (this.recordBytes <= this.maxTextBytes / 4) break;
+      this.records.delete(key);
+      this.recordBytes -= 2 * (value.itemId.length + value.title.length) + 64;
     }
   }
 
@@ -714,7 +755,8 @@ export class SearchCache {
   }
 }
 
-function signatureOf(stats: VerticalStats[]): string {
+/** The versions `stats` carry, as one string (what SearchCache.version returns once it holds data for them). */
+export function signatureOf(stats: VerticalStats[]): string {
   return stats
     .map((s) => `${s.code}:${s.version}:${s.chunks}:${s.tokens}`)
     .sort()
@@ -859,10 +901,15 @@ export interface PostingsSearchOptions {
   scopedStatistics: boolean;
   /** The average document length is taken as at least this. */
   avgdlFloor: number;
+  /**
+   * True when the cache is known to hold the index as it is now (PostingsSearchIndex.fresh): a
+   * warm search is then answered from memory, without the statement that checks the versions.
+   */
+  fresh?: () => boolean;
 }
 
 /** How a dialect scores: everything in PostingsSearchOptions but what one search asks. */
-export type ScoringOptions = Omit<PostingsSearchOptions, 'vertical' | 'exclude' | 'limit' | 'withText'>;
+export type ScoringOptions = Omit<PostingsSearchOptions, 'vertical' | 'exclude' | 'limit' | 'withText' | 'fresh'>;
 
 /** Reads attempted before a search gives up waiting for a quiet moment between writes. */
 const READ_ATTEMPTS = 3;
@@ -898,6 +945,10 @@ export async function searchPostings(
   const warm = cachedInputs(cache, query);
   if (warm) {
     const ranked = rank(warm, query, options);
+    if (options.fresh?.()) {
+      const rows = cache.rows(ranked.hits.map((h) => h.chunkId), options.withText);
+      if (rows) return assemble(ranked, rows, query);
+    }
     const fetched = await reader.chunks(ranked.hits.map((h) => h.chunkId), options.withText);
     if (cache.current(fetched.stats)) return assemble(ranked, fetched.rows, query);
     // Written since the cache was filled: empty it and search as if cold.

@@ -6,7 +6,7 @@
  * chunks (BM25, see search-index.ts) but answers per ITEM, with a relevance floor and a calibrated
  * confidence: see src/retrieval/relevance.ts.
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
@@ -35,6 +35,7 @@ import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmRepo
 import type { ChunkIdSet } from './bm25';
 import { dialectOf } from '../database/data-source';
 import { writeTransaction } from '../database/write-queue';
+import { APP_CONFIG, type AppConfig, soleServer } from '../config/app-config';
 import { fuseRankings, SemanticSearch, SemanticSearchResult } from './semantic-search';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -313,9 +314,13 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     @InjectRepository(KnowledgeItem) private readonly items: Repository<KnowledgeItem>,
     @InjectRepository(KnowledgeChunk) private readonly chunks: Repository<KnowledgeChunk>,
     @InjectRepository(KnowledgeAttachment) private readonly attachments: Repository<KnowledgeAttachment>,
+    // Absent when a test builds the service on its own (then, like another server, it checks the index's versions with every search).
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
   ) {
     this.index = createKnowledgeSearchIndex(dataSource);
     this.sliced = dialectOf(dataSource) === 'sqlite';
+    // Every write to the index is this service's: warm searches are answered from memory.
+    if (config && soleServer(config) && this.sliced) this.index.trustOwnWrites();
   }
 
   /**
@@ -367,7 +372,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       const { attachments, ...fields } = input;
       const now = nextStamp();
       const item = this.items.create({ id, ...fields, createdAt: now, updatedAt: now });
-      const { stored, sliced } = await writeTransaction(this.dataSource, async (manager) => {
+      const { stored, sliced } = await this.transaction(async (manager) => {
         await manager.insert(KnowledgeItem, item);
         const stored = await this.replaceAttachments(manager, id, attachments, now);
         return { stored, sliced: await this.reindexOrMark(manager, item, stored, 0) };
@@ -411,7 +416,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemView> {
     if (!this.sliced) return this.write((manager) => this.updateIn(manager, id, patch, false).then((r) => r.view));
     return this.lockedItem(id, async () => {
-      const { view, item, stored, sliced } = await writeTransaction(this.dataSource, (manager) => this.updateIn(manager, id, patch, true));
+      const { view, item, stored, sliced } = await this.transaction((manager) => this.updateIn(manager, id, patch, true));
       if (sliced) await this.indexInSlices(item, stored);
       this.written();
       return view;
@@ -469,7 +474,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     }
     await this.lockedItem(id, async () => {
       // A large item is hidden from search, its chunks deleted in slices, then the item.
-      const large = await writeTransaction(this.dataSource, async (manager) => {
+      const large = await this.transaction(async (manager) => {
         if (!(await this.lockItem(manager, id))) throw KnowledgeError.notFound(id);
         if ((await manager.count(KnowledgeChunk, { where: { itemId: id } })) <= SLICED_CHUNKS) {
           await this.removeIn(manager, id);
@@ -481,7 +486,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       });
       if (large) {
         await this.deleteChunksInSlices(id);
-        await writeTransaction(this.dataSource, (manager) => this.removeIn(manager, id));
+        await this.transaction((manager) => this.removeIn(manager, id));
         await this.unhide(id);
       }
       this.written();
@@ -945,7 +950,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     let size = 32;
     for (let slice = take(rows, size); slice.length > 0; slice = take(rows, size)) {
       const batch = slice;
-      const ms = await writeTransaction(this.dataSource, async (manager) => {
+      const ms = await this.transaction(async (manager) => {
         const started = performance.now();
         await this.insertChunks(manager, batch);
         await this.hideChunksOf(manager, item.id, batch[0].ord, batch[batch.length - 1].ord);
@@ -954,7 +959,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       size = nextSliceSize(size, ms);
       await this.breathe(ms);
     }
-    await writeTransaction(this.dataSource, (manager) => this.markPending(manager, item.id, false));
+    await this.transaction((manager) => this.markPending(manager, item.id, false));
     await this.unhide(item.id);
   }
 
@@ -981,7 +986,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     let size = 32;
     for (;;) {
       const limit = size;
-      const { deleted, ms } = await writeTransaction(this.dataSource, async (manager) => {
+      const { deleted, ms } = await this.transaction(async (manager) => {
         const started = performance.now();
         const result = await manager.queryRunner!.query(
           'DELETE FROM knowledge_chunks WHERE id IN (SELECT id FROM knowledge_chunks WHERE item_id = ? LIMIT ?)',
@@ -1016,7 +1021,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   private async resumeUnfinished(ids: string[]): Promise<void> {
     for (const id of ids) {
       await this.lockedItem(id, async () => {
-        const found = await writeTransaction(this.dataSource, async (manager) => {
+        const found = await this.transaction(async (manager) => {
           const item = await manager.findOneBy(KnowledgeItem, { id });
           if (!item) return undefined;
           await this.hideChunksOf(manager, id);
@@ -1035,9 +1040,21 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
    * empties the search cache: once it has committed, the cache warms again soon (CacheWarmer).
    */
   private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const result = await writeTransaction(this.dataSource, work);
+    const result = await this.transaction(work);
     this.written();
     return result;
+  }
+
+  /**
+   * Every knowledge write's transaction: once it has ended (committed or not), the search index
+   * counts it, so that memory no longer answers searches as if nothing changed (trustOwnWrites).
+   */
+  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await writeTransaction(this.dataSource, work);
+    } finally {
+      this.index.written();
+    }
   }
 
   /**

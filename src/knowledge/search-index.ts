@@ -81,6 +81,13 @@ export interface KnowledgeSearchIndex {
   chunkTexts(ids: number[]): Promise<Map<number, string>>;
   /** No background warm-up until the returned function is called (a write in many slices). */
   holdWarming(): () => void;
+  /**
+   * This server makes every write to the index and calls written() after each (the embedded
+   * mode): warm searches may then be answered from memory (PostingsSearchIndex.trustOwnWrites).
+   */
+  trustOwnWrites(): void;
+  /** A write to the index ended here (committed or not). */
+  written(): void;
   /** Stops background warming and waits for a warm-up under way (before the database closes). */
   close(): Promise<void>;
 }
