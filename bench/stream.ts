@@ -41,7 +41,7 @@
  * BENCH_DEBUG=1 (one line per phase on stderr, with the app process' GC pauses, longest event-loop
  * delay and heap), BENCH_PROFILE=1 (adds profiled app phases at the end and prints where the app
  * process spends CPU), BENCH_ONLY=d (section d alone: the app with writes on vs off at 1 stream,
- * steady and at once, rounds as set, nothing else), BENCH_ONLY=a (the steady 100-in-flight phases
+ * steady and at once, rounds as set, nothing else), BENCH_ONLY=f (the idle sockets' heap alone), BENCH_ONLY=a (the steady 100-in-flight phases
  * alone, BENCH_ROUNDS_N rounds of direct SDK, app, app with memory reads off (history and search
  * versions read with statements, a bench toggle) and bare relay, with per-round p99s; ~18 s a
  * round), BENCH_NODE_ARGS (node flags for the app and relay children, e.g. V8 heap settings). Progress goes to stderr, the report to
@@ -50,6 +50,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { io, Socket } from 'socket.io-client';
@@ -86,6 +87,8 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 const ONLY_WRITES = process.env.BENCH_ONLY === 'd';
 /** BENCH_ONLY=a: only the steady 100-in-flight phases (direct, app, relay), for measuring changes to time to first token. */
 const ONLY_STEADY = process.env.BENCH_ONLY === 'a';
+/** BENCH_ONLY=f: only the idle sockets' heap (section f). */
+const ONLY_IDLE = process.env.BENCH_ONLY === 'f';
 /** Logs one line per phase to stderr. */
 const DEBUG = process.env.BENCH_DEBUG === '1';
 /** After the last reply: lets the app write its usage events (flush every 250 ms) inside the CPU window. */
@@ -524,6 +527,9 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
     await b.app.call('samples');
   }
   const cpuBefore = options.measureCpu && server ? await server.cpuUs() : 0;
+  // The client process' own event-loop delay (every client runs here: its stalls add to the TTFT it measures).
+  const clientLoop = DEBUG ? monitorEventLoopDelay({ resolution: 10 }) : undefined;
+  clientLoop?.enable();
   const offset = options.offset ?? 0;
   const gapMs = options.gapMs ?? 0;
   const skip = options.warmupStreams ?? 0;
@@ -566,6 +572,7 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
     : { firstFrameDelays: [], retrieveMs: [], uninstrumented: 0, loopDelayP50Ms: NaN, loopDelayP99Ms: NaN, coalescedFrames: 0, earlyFrames: 0, minFrameGapMs: NaN };
   const failed = samples.filter((s) => !s.ok);
   if (failed.length > 0) log(`  ${kind}: ${failed.length}/${n} streams failed, e.g. ${failed[0].error}`);
+  clientLoop?.disable();
   if (DEBUG) {
     const t = samples.slice(skip).filter((s) => s.ok).map((s) => s.ttftMs);
     const r = inst.retrieveMs.slice(skip);
@@ -574,7 +581,8 @@ async function runPhase(b: Bench, kind: Kind, n: number, options: PhaseOptions):
         `${r.length ? `, retrieve p50 ${fmt(quantile(r, 0.5))} p99 ${fmt(quantile(r, 0.99))} ms` : ''}, wall ${fmt(wallMs, 0)} ms` +
         `${cpuUs !== undefined ? `, cpu ${fmt(cpuUs / 1000, 0)} ms` : ''}, frames ${sum(samples.map((s) => s.frames))}` +
         `${Number.isFinite(inst.loopDelayP99Ms) ? `, app event-loop delay p50 ${fmt(inst.loopDelayP50Ms)} p99 ${fmt(inst.loopDelayP99Ms)} ms` : ''}` +
-        `${inst.writeBatches ? `, writes ${inst.writeBatches} (${inst.writesAmongFirstFrames} among first frames, ${inst.waitingAtWrites} replies waiting)` : ''}`,
+        `${inst.writeBatches ? `, writes ${inst.writeBatches} (${inst.writesAmongFirstFrames} among first frames, ${inst.waitingAtWrites} replies waiting)` : ''}` +
+        `${clientLoop && clientLoop.count > 0 ? `, client event-loop delay p99 ${fmt(Math.max(0, clientLoop.percentile(99) / 1e6 - 10))} max ${fmt(Math.max(0, clientLoop.max / 1e6 - 10))} ms` : ''}`,
     );
     if (inst.phases && inst.phases.total.length > 0) {
       const at = (v: number[]) => `${fmt(quantile(v.slice(skip), 0.5))}/${fmt(quantile(v.slice(skip), 0.99))}`;
@@ -714,6 +722,22 @@ async function main(): Promise<void> {
   }
   if (ONLY_STEADY) {
     await steadyOnly(b, children, begun, loadBefore);
+    return;
+  }
+  if (ONLY_IDLE) {
+    for (const c of appClients) c.close();
+    for (const c of relayClients) c.close();
+    await sleep(1000);
+    const idle = {
+      app: await idleHeap(app, IDLE, () => within(30_000, 'app socket', AppClient.connect(appInfo.url))),
+      relay: await idleHeap(relay, IDLE, () => within(30_000, 'relay socket', RelayClient.connect(relayInfo.url))),
+    };
+    for (const c of children) c.kill();
+    const mb = (bytes: number) => `${fmt(bytes / 1048576, 1)} MB`;
+    for (const [kind, r] of Object.entries(idle)) {
+      const grown = r.after.heapUsed - r.before.heapUsed;
+      process.stdout.write(`- ${kind}: ${r.connected}/${IDLE} idle sockets: heap ${mb(r.before.heapUsed)} -> ${mb(r.after.heapUsed)} (+${mb(grown)}, ${fmt(grown / Math.max(1, r.connected) / 1024, 1)} KB/socket; RSS ${mb(r.after.rss)})\n`);
+    }
     return;
   }
   await runPhase(b, 'direct', CONCURRENCY, { measureCpu: false });
