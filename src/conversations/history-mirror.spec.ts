@@ -119,9 +119,27 @@ describe('HistoryMirror', () => {
     expect(mirror.get('s')).toBeUndefined();
   });
 
+  it('keeps at most so many scopes and so much text, the least recently used going first', async () => {
+    const mirror = new HistoryMirror(10, { maxEntries: 3, maxBytes: 10_000 });
+    for (const scope of ['a', 'b', 'c']) await mirror.read(scope, 'v', async () => [row('a1', 'agent', 'short')]);
+    mirror.get('a');
+    await mirror.read('d', 'v', async () => [row('a1', 'agent', 'short')]);
+    expect(['a', 'b', 'c', 'd'].map((scope) => mirror.get(scope) !== undefined)).toEqual([true, false, true, true]);
+
+    // A long reply pushes the others out to stay under the bytes bound.
+    mirror.started('d', turn(2));
+    mirror.ended('d', 'a2', { status: 'complete', text: 'x'.repeat(4_000) });
+    expect(mirror.heldBytes).toBeLessThanOrEqual(10_000);
+    mirror.started('c', turn(2));
+    mirror.ended('c', 'a2', { status: 'complete', text: 'y'.repeat(4_000) });
+    expect(mirror.heldBytes).toBeLessThanOrEqual(10_000);
+    expect(mirror.get('c')?.[0].content).toHaveLength(4_000);
+    expect(mirror.size).toBeLessThan(3);
+  });
+
   it('reads again after ten minutes, whatever happened', async () => {
     let now = 0;
-    const mirror = new HistoryMirror(10, () => now);
+    const mirror = new HistoryMirror(10, { now: () => now });
     await mirror.read('s', 'v', async () => []);
     now = 10 * 60_000;
     expect(mirror.get('s')).toEqual([]);

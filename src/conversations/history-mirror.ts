@@ -34,8 +34,9 @@ export interface StartedTurn {
   question: string;
 }
 
-/** Scopes kept at most (least recently used out first). */
+/** Scopes kept at most, and the memory their messages may take (least recently used out first). */
 const MAX_ENTRIES = 20_000;
+const MAX_BYTES = 64 * 1024 * 1024;
 /** An entry is read again from the database at the latest this long after it was filled. */
 const MAX_AGE_MS = 10 * 60_000;
 
@@ -44,25 +45,43 @@ interface Entry {
   /** Newest first, at most `limit`. */
   rows: HistoryRow[];
   filledAt: number;
+  /** About what `rows` take in memory (see sizeOf). */
+  bytes: number;
+}
+
+/** About what rows take in memory: their strings (two bytes a character) and a little per row. */
+function sizeOf(rows: HistoryRow[]): number {
+  let bytes = 0;
+  for (const row of rows) bytes += 96 + 2 * ((row.content?.length ?? 0) + (row.id?.length ?? 0) + row.cid.length);
+  return bytes;
 }
 
 export class HistoryMirror {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
   /** Scopes being read from the database, with the changes that ended while they were. */
   private readonly reading = new Map<string, { readers: number; changes: number }>();
+
+  private readonly now: () => number;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
 
   constructor(
     /** Rows the history read returns at most. */
     private readonly limit: number,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    options: { now?: () => number; maxEntries?: number; maxBytes?: number } = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
+    this.maxBytes = options.maxBytes ?? MAX_BYTES;
+  }
 
   /** The rows the history read would return now, if this scope is held. */
   get(scope: string): HistoryRow[] | undefined {
     const entry = this.entries.get(scope);
     if (!entry) return undefined;
     if (this.now() - entry.filledAt > MAX_AGE_MS) {
-      this.entries.delete(scope);
+      this.drop(scope);
       return undefined;
     }
     this.entries.delete(scope);
@@ -78,7 +97,7 @@ export class HistoryMirror {
     const changesBefore = state.changes;
     try {
       const rows = await read();
-      if (state.changes === changesBefore) this.keep(scope, { visitorKey, rows: rows.slice(0, this.limit), filledAt: this.now() });
+      if (state.changes === changesBefore) this.keep(scope, visitorKey, rows.slice(0, this.limit));
       return rows;
     } finally {
       state.readers -= 1;
@@ -98,14 +117,14 @@ export class HistoryMirror {
     if (rows.some((row) => row.id === turn.replyId)) return;
     if (rows.length > 0 && rows[0].cid !== turn.conversationId) {
       // Stored in another conversation (the scope's was closed meanwhile): read it again.
-      this.entries.delete(scope);
+      this.drop(scope);
       return;
     }
     rows.unshift(
       { cid: turn.conversationId, id: turn.replyId, role: 'agent', content: '', status: 'streaming' },
       { cid: turn.conversationId, id: turn.userMessageId, role: 'user', content: turn.question, status: 'complete' },
     );
-    entry.rows = rows.slice(0, this.limit);
+    this.keep(scope, entry.visitorKey, rows.slice(0, this.limit), entry.filledAt);
   }
 
   /** A turn's reply end is stored: its row takes the text and status. */
@@ -116,28 +135,30 @@ export class HistoryMirror {
     const row = entry.rows.find((r) => r.id === replyId);
     // Not among the rows held (older than the limit, or its start was never seen here): read it again.
     if (!row) {
-      this.entries.delete(scope);
+      this.drop(scope);
       return;
     }
     row.content = outcome.text;
     row.status = outcome.status;
+    this.keep(scope, entry.visitorKey, entry.rows, entry.filledAt);
   }
 
   /** The scope's conversation changed otherwise (closed, deleted, a write given up): read it again. */
   forget(scope: string): void {
     this.changed(scope);
-    this.entries.delete(scope);
+    this.drop(scope);
   }
 
   /** Every scope of this visitor (their conversations were deleted). */
   forgetVisitor(visitorKey: string): void {
-    for (const [scope, entry] of this.entries) if (entry.visitorKey === visitorKey) this.entries.delete(scope);
+    for (const [scope, entry] of this.entries) if (entry.visitorKey === visitorKey) this.drop(scope);
     for (const state of this.reading.values()) state.changes += 1;
   }
 
   /** Everything (conversations were purged). */
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
     for (const state of this.reading.values()) state.changes += 1;
   }
 
@@ -146,14 +167,29 @@ export class HistoryMirror {
     return this.entries.size;
   }
 
+  /** About the memory the held messages take. */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
   private changed(scope: string): void {
     const state = this.reading.get(scope);
     if (state) state.changes += 1;
   }
 
-  private keep(scope: string, entry: Entry): void {
-    this.entries.delete(scope);
+  /** Holds `rows` for the scope (as the most recently used), then lets the least recently used go while over the bounds. */
+  private keep(scope: string, visitorKey: string, rows: HistoryRow[], filledAt = this.now()): void {
+    this.drop(scope);
+    const entry: Entry = { visitorKey, rows, filledAt, bytes: sizeOf(rows) };
     this.entries.set(scope, entry);
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.bytes += entry.bytes;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.drop(this.entries.keys().next().value as string);
+  }
+
+  private drop(scope: string): void {
+    const entry = this.entries.get(scope);
+    if (!entry) return;
+    this.entries.delete(scope);
+    this.bytes -= entry.bytes;
   }
 }
