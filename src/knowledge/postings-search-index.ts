@@ -37,6 +37,14 @@ export abstract class PostingsSearchIndex {
   protected readonly reader: PostingsReader;
   private readonly warmer: CacheWarmer;
   private readonly logger = new Logger('KnowledgeSearch');
+  /** Every write to the index is this server's, and it calls written() (see trustOwnWrites). */
+  private ownWrites = false;
+  /** Writes committed here (see written). */
+  private writes = 0;
+  /** The versions the last statement saw, with the writes counted and the time when it began. */
+  private seen: { signature: string; writes: number; at: number } | undefined;
+  /** A background read of the versions is under way (see fresh). */
+  private renewing = false;
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -81,12 +89,6 @@ export abstract class PostingsSearchIndex {
     this.writes += 1;
   }
 
-  private ownWrites = false;
-  /** Writes committed here (see written). */
-  private writes = 0;
-  /** The versions the last statement saw, with the writes counted and the time when it began. */
-  private seen: { signature: string; writes: number; at: number } | undefined;
-
   private since(): { writes: number; at: number } {
     return { writes: this.writes, at: performance.now() };
   }
@@ -95,11 +97,26 @@ export abstract class PostingsSearchIndex {
     if (this.ownWrites && (!this.seen || since.at >= this.seen.at)) this.seen = { signature: signatureOf(stats), ...since };
   }
 
-  /** Whether the cache holds the index as it is (see trustOwnWrites). */
+  /**
+   * Whether the cache holds the index as it is (see trustOwnWrites). Past half of FRESH_MS, a
+   * statement reads the versions again in the background, so that searches keep being answered
+   * from memory while they come (only the first after a quiet spell reads them itself).
+   */
   private fresh(): boolean {
     const seen = this.seen;
-    return seen !== undefined && seen.writes === this.writes && performance.now() - seen.at < FRESH_MS && seen.signature === this.cache.version();
+    if (seen === undefined || seen.writes !== this.writes || seen.signature !== this.cache.version()) return false;
+    const age = performance.now() - seen.at;
+    if (age >= FRESH_MS) return false;
+    if (age >= FRESH_MS / 2 && !this.renewing) {
+      this.renewing = true;
+      void this.reader
+        .chunks([], false)
+        .catch(() => undefined)
+        .finally(() => (this.renewing = false));
+    }
+    return true;
   }
+
 
   /** See KnowledgeSearchIndex.warm. */
   warm(): Promise<WarmReport> {
