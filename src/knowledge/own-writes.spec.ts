@@ -76,6 +76,17 @@ describe('KnowledgeService as the only writer (embedded mode)', () => {
     expect((await service.search('canoe')).map((p) => p.itemId)).toEqual([storage.id]);
   });
 
+  it('keeps the versions read in the background while searches come, so that a lone visitor every few seconds is answered from memory', async () => {
+    const tent = await service.create(item('Tent hire', 'Tents are hired by the night at the camp shop.'));
+    expect((await service.retrieve('Can I hire a tent?')).sources.map((s) => s.id)).toEqual([tent.id]);
+    // Longer than FRESH_MS with no search: the versions were read again meanwhile, off the search path.
+    await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 600));
+    readsSince();
+    const retrieval = await service.retrieve('Can I hire a tent?');
+    expect(retrieval.sources.map((s) => s.id)).toEqual([tent.id]);
+    expect(readsSince()).toBe(0);
+  });
+
   it(`sees a write made behind its back within FRESH_MS (${FRESH_MS} ms)`, async () => {
     const paddle = await service.create(item('Paddle sizes', 'Paddles come in three lengths.'));
     expect((await service.search('paddle lengths')).map((p) => p.itemId)).toEqual([paddle.id]);

@@ -31,6 +31,11 @@ const CACHE_BYTES = 64 * 1024 * 1024;
  * how late a write made outside this server (by hand, with the sqlite3 shell) is seen.
  */
 export const FRESH_MS = 2000;
+/**
+ * While searches came within this long, the versions are read again every FRESH_MS / 2 in the
+ * background, so that a visitor asking every few seconds is answered from memory too.
+ */
+const KEEP_FRESH_MS = 60_000;
 
 export abstract class PostingsSearchIndex {
   protected readonly cache = new SearchCache(CACHE_BYTES);
@@ -45,6 +50,9 @@ export abstract class PostingsSearchIndex {
   private seen: { signature: string; writes: number; at: number } | undefined;
   /** A background read of the versions is under way (see fresh). */
   private renewing = false;
+  /** When fresh() was last asked (a search), and the timer that keeps the versions read meanwhile (KEEP_FRESH_MS). */
+  private searchedAt = -Infinity;
+  private keeper: NodeJS.Timeout | undefined;
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -82,6 +90,10 @@ export abstract class PostingsSearchIndex {
    */
   trustOwnWrites(): void {
     this.ownWrites = true;
+    this.keeper ??= setInterval(() => {
+      if (performance.now() - this.searchedAt < KEEP_FRESH_MS) this.renew(FRESH_MS / 2);
+    }, FRESH_MS / 2);
+    this.keeper.unref();
   }
 
   /** A write to the index committed here (see trustOwnWrites). */
@@ -99,22 +111,27 @@ export abstract class PostingsSearchIndex {
 
   /**
    * Whether the cache holds the index as it is (see trustOwnWrites). Past half of FRESH_MS, a
-   * statement reads the versions again in the background, so that searches keep being answered
-   * from memory while they come (only the first after a quiet spell reads them itself).
+   * statement reads the versions again in the background (and every FRESH_MS / 2 while searches
+   * came in the last KEEP_FRESH_MS), so that searches keep being answered from memory; only the
+   * first after a quiet minute reads them itself.
    */
   private fresh(): boolean {
     const seen = this.seen;
     if (seen === undefined || seen.writes !== this.writes || seen.signature !== this.cache.version()) return false;
-    const age = performance.now() - seen.at;
-    if (age >= FRESH_MS) return false;
-    if (age >= FRESH_MS / 2 && !this.renewing) {
-      this.renewing = true;
-      void this.reader
-        .chunks([], false)
-        .catch(() => undefined)
-        .finally(() => (this.renewing = false));
-    }
+    this.searchedAt = performance.now();
+    if (this.searchedAt - seen.at >= FRESH_MS) return false;
+    this.renew(FRESH_MS / 2);
     return true;
+  }
+
+  /** Reads the versions again in the background when the last statement that saw them began `olderThan` ms ago or more. */
+  private renew(olderThan: number): void {
+    if (this.renewing || (this.seen && performance.now() - this.seen.at < olderThan)) return;
+    this.renewing = true;
+    void this.reader
+      .chunks([], false)
+      .catch(() => undefined)
+      .finally(() => (this.renewing = false));
   }
 
 
@@ -132,6 +149,8 @@ export abstract class PostingsSearchIndex {
   }
 
   close(): Promise<void> {
+    clearInterval(this.keeper);
+    this.keeper = undefined;
     return this.warmer.stop();
   }
 
