@@ -140,7 +140,12 @@ describe('chat through a vendor provider (mock OpenAI wire format)', () => {
     const closed = await mock.waitForClose(record, 5000);
     expect(closed.completed).toBe(true);
     expect((await usageFor(t, 'rest-leave-1')).status).toBe('success');
-    const reply = await request(t.url).get(`/interact/replies/${replyId}`).set('Cookie', cookie).expect(200);
+    // The usage event is stored before the reply's final frame (the last text frame and the
+    // conversation write come in between, ~0.1 s at most): read it back once it has ended.
+    const reply = await eventually(async () => {
+      const res = await request(t.url).get(`/interact/replies/${replyId}`).set('Cookie', cookie).expect(200);
+      return res.body.data.status !== 'streaming' && res;
+    }, 2000, 'the reply to end');
     expect(reply.body.data).toMatchObject({ replyId, status: 'complete', text: record.replyText });
     expect(reply.body.data.data.response).toBe(record.replyText);
     // Nobody else can read it.
