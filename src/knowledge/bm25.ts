@@ -665,14 +665,14 @@ export class SearchCache {
       if (!this.records.has(chunkId)) {
         const record = { itemId: row.itemId, ord: Number(row.ord), title: row.title };
         this.records.set(chunkId, record);
-        this.recordBytes += 2 * (record.itemId.length + record.title.length) + 64;
+        this.recordBytes += recordSize(record);
       }
       if (withText) this.addText(chunkId, row.text, this.signature);
     }
     for (const [key, value] of this.records) {
       if (this.recordBytes <= this.maxTextBytes / 4) break;
       this.records.delete(key);
-      this.recordBytes -= 2 * (value.itemId.length + value.title.length) + 64;
+      this.recordBytes -= recordSize(value);
     }
   }
 
@@ -753,6 +753,11 @@ export class SearchCache {
   addBlock(block: number, chunks: ChunkBlock, stats: VerticalStats[]): void {
     if (this.current(stats)) this.blocks.set(block, chunks);
   }
+}
+
+/** About what a chunk record takes in memory (its strings, two bytes a character, and the object). */
+function recordSize(record: { itemId: string; title: string }): number {
+  return 2 * (record.itemId.length + record.title.length) + 64;
 }
 
 /** The versions `stats` carry, as one string (what SearchCache.version returns once it holds data for them). */

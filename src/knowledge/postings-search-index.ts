@@ -116,9 +116,10 @@ export abstract class PostingsSearchIndex {
    * first after a quiet minute reads them itself.
    */
   private fresh(): boolean {
+    // Searches are coming: the timer keeps the versions read (also after this one reads them itself).
+    this.searchedAt = performance.now();
     const seen = this.seen;
     if (seen === undefined || seen.writes !== this.writes || seen.signature !== this.cache.version()) return false;
-    this.searchedAt = performance.now();
     if (this.searchedAt - seen.at >= FRESH_MS) return false;
     this.renew(FRESH_MS / 2);
     return true;
