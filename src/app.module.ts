@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AdminEventsModule } from './admin-events/admin-events.module';
 import { AgentsModule } from './agents/agents.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
@@ -45,6 +46,7 @@ export class AppModule {
         ConversationsModule,
         EmbeddingsModule,
         LimitsModule,
+        ApiKeysModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [

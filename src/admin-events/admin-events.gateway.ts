@@ -91,6 +91,7 @@ export class AdminEventsGateway implements OnGatewayInit, OnGatewayConnection, O
         this.namespace.in(sessionRoom(event.sessionId)).disconnectSockets(true);
         break;
       case 'user-removed':
+      case 'user-sessions-ended':
         this.namespace.in(userRoom(event.userId)).disconnectSockets(true);
         break;
       case 'rotated':

@@ -13,6 +13,7 @@
  * - conversationRetentionDays: visitors' conversations are deleted this many days after their last
  *   message (the daily purge job of src/conversations).
  * - chatLimits, budgets: chat rate limits and monthly budgets (src/limits).
+ * - requireApiKey: /interact refuses requests without an API key (src/api-keys).
  */
 import { ENABLED_VERTICAL_IDS, EnabledVerticalId, VERTICALS } from '../shared/catalog/verticals';
 import type { GlobalSettings, GlobalSettingsUpdateSchema, PublicSettings } from '../shared/contracts/config';
@@ -33,6 +34,7 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   conversationRetentionDays: RETENTION_DAYS.default,
   chatLimits: CHAT_LIMIT_DEFAULTS,
   budgets: BUDGET_DEFAULTS,
+  requireApiKey: false,
 });
 
 /** The settings row that holds them (JSON). */
@@ -66,7 +68,7 @@ export function applySettingsUpdate(current: GlobalSettings, update: z.output<ty
       visitorDailyTokens: update.budgets?.visitorDailyTokens !== undefined ? update.budgets.visitorDailyTokens : current.budgets.visitorDailyTokens,
     },
   };
-  for (const key of ['responseTemperature', 'maxResponseLength', 'defaultLanguage', 'enableAnalytics', 'debugMode', 'conversationRetentionDays'] as const) {
+  for (const key of ['responseTemperature', 'maxResponseLength', 'defaultLanguage', 'enableAnalytics', 'debugMode', 'conversationRetentionDays', 'requireApiKey'] as const) {
     if (update[key] !== undefined) (next as Record<typeof key, unknown>)[key] = update[key];
   }
   return next;

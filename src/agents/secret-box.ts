@@ -11,13 +11,19 @@
  * database holds only a key check (an HMAC of a constant), so a start with the wrong key can be
  * refused with a clear message instead of every agent failing later.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as path from 'node:path';
 import { loadOrCreateKeyFile, SECRET_KEY_FILE } from '../auth/server-secret';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 export const SECRET_BOX_VERSION = 'v1';
+/**
+ * What a box encrypts: each purpose has its own key (HKDF info), so a value of one purpose never
+ * decrypts as another. The agents' box is the default; the admins' TOTP secrets have their own.
+ */
+export const SECRET_BOX_PURPOSE = 'SECRET_BOX_PURPOSE';
+export type SecretBoxPurpose = 'agent-api-keys' | 'admin-totp';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -35,7 +41,7 @@ export class SecretBox {
   /** Where the key comes from, for messages (never the key itself). */
   readonly keySource: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Optional() @Inject(SECRET_BOX_PURPOSE) private readonly purpose: SecretBoxPurpose = 'agent-api-keys') {
     let master: Buffer;
     if (config.appSecret) {
       master = Buffer.from(config.appSecret, 'utf8');
@@ -44,7 +50,7 @@ export class SecretBox {
       master = loadOrCreateKeyFile(config.dataDir).key;
       this.keySource = path.join(config.dataDir, SECRET_KEY_FILE);
     }
-    this.key = Buffer.from(hkdfSync('sha256', master, 'support-assistant', `agent-api-keys/${SECRET_BOX_VERSION}`, 32));
+    this.key = Buffer.from(hkdfSync('sha256', master, 'support-assistant', `${purpose}/${SECRET_BOX_VERSION}`, 32));
   }
 
   encrypt(plain: string, associatedData: string): string {
@@ -73,7 +79,7 @@ export class SecretBox {
 
   /** A value that identifies the current key without revealing it: `v1:` + HMAC of a constant. */
   keyCheck(): string {
-    return `${SECRET_BOX_VERSION}:${createHmac('sha256', this.key).update('agent-api-keys key check').digest('hex').slice(0, 32)}`;
+    return `${SECRET_BOX_VERSION}:${createHmac('sha256', this.key).update(`${this.purpose} key check`).digest('hex').slice(0, 32)}`;
   }
 
   matchesKeyCheck(stored: string): boolean {

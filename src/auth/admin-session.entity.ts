@@ -2,6 +2,13 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../database/columns';
 
 /**
+ * 'full': signed in. 'totp': the password or emailed code was right and the sign-in waits for the
+ * authenticator code. 'enrol': signed in, but the member must set up a second factor first.
+ * Only a full session is an admin session; the others open only the routes of their step.
+ */
+export type SessionStage = 'full' | 'totp' | 'enrol';
+
+/**
  * A signed-in browser. The cookie holds a random 256-bit token; only its SHA-256 is stored here.
  * Valid while `revokedAt` is null and `expiresAt` is in the future.
  */
@@ -36,4 +43,15 @@ export class AdminSession {
 
   @Column({ name: 'user_agent', type: 'varchar', length: 300, nullable: true })
   userAgent: string | null;
+
+  @Column({ type: 'varchar', length: 8, default: 'full' })
+  stage: SessionStage;
+
+  /** When the browser signed in (kept when a refresh replaces the session). */
+  @EpochMsColumn({ name: 'signed_in_at', nullable: true })
+  signedInAt: number | null;
+
+  /** The last request, to the minute (written at most once a minute). */
+  @EpochMsColumn({ name: 'last_active_at', nullable: true })
+  lastActiveAt: number | null;
 }

@@ -1,31 +1,35 @@
 import { Body, Controller, Get, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { SecondFactorProof } from './second-factor/second-factor.service';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { Contract } from '../common/contract';
 import {
+  AnyMeResponseSchema,
   AuthStatsSchema,
   CheckMethodsResponseSchema,
   EmailRequestSchema,
   LogoutResponseSchema,
-  MeResponseSchema,
   PasswordLoginSchema,
   RequestOtpResponseSchema,
+  SecondFactorCodeSchema,
   SessionResponseSchema,
+  SignInResponseSchema,
   VerifyOtpSchema,
 } from '../shared/contracts/auth';
-import { AuthService, AuthStats, publicUser, SignedIn } from './auth.service';
+import { AuthService, AuthStats, publicUser, SECOND_FACTOR_STEP_MESSAGES, SignedIn } from './auth.service';
 import { clearedSessionCookie, sessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
-import { Public } from './public.decorator';
+import { Public, SessionStages } from './public.decorator';
 import { clientInfo, RequestAuthenticator } from './request-authenticator';
 import { RetryAfterInterceptor } from './retry-after.interceptor';
-import type { AdminAuth } from './session.service';
-import { SESSION_TTL_MS } from './session.service';
+import type { AdminAuth, IssuedSession } from './session.service';
 
 /**
  * The auth API of product-spec section 7. Success bodies carry `success`, `data`, and the
  * `message` / `user` / `methods` fields the spec names; errors are the usual envelope
  * (403 'Email not authorized', 401 bad credentials or no session, 429 with Retry-After).
+ * An admin with a second factor is answered `secondFactor: 'totp'` (no `user`) by the password and
+ * code sign-ins, and finishes with verify-totp; one who must set one up first, `secondFactor: 'enrol'`.
  */
 @Controller('api/auth')
 @UseInterceptors(RetryAfterInterceptor)
@@ -45,7 +49,7 @@ export class AuthController {
 
   @Public()
   @Post('login-password')
-  @Contract({ summary: 'Sign in with a password (sets the session cookie)', body: PasswordLoginSchema, response: SessionResponseSchema, status: 200, errors: [401, 403, 429] })
+  @Contract({ summary: 'Sign in with a password (sets the session cookie)', body: PasswordLoginSchema, response: SignInResponseSchema, status: 200, errors: [401, 403, 429] })
   async loginPassword(@Body() body: z.output<typeof PasswordLoginSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.loginWithPassword(body.email, body.password, clientInfo(req));
     return this.startSession(req, res, signedIn, 'Login successful');
@@ -61,17 +65,36 @@ export class AuthController {
 
   @Public()
   @Post('verify-otp')
-  @Contract({ summary: 'Sign in with the mailed code (sets the session cookie)', body: VerifyOtpSchema, response: SessionResponseSchema, status: 200, errors: [401, 403, 429] })
+  @Contract({ summary: 'Sign in with the mailed code (sets the session cookie)', body: VerifyOtpSchema, response: SignInResponseSchema, status: 200, errors: [401, 403, 429] })
   async verifyOtp(@Body() body: z.output<typeof VerifyOtpSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.verifyOtp(body.email, body.otp, clientInfo(req));
     return this.startSession(req, res, signedIn, 'Login successful');
   }
 
+  @Post('verify-totp')
+  @SessionStages('totp')
+  @Contract({
+    summary: 'Second sign-in step: the authenticator code, or a recovery code (sets the full session cookie)',
+    description: 'Needs the cookie of a sign-in answered `secondFactor: totp`. Wrong, stale and replayed codes are 401 and count in the sign-in throttling.',
+    body: SecondFactorCodeSchema,
+    response: SessionResponseSchema,
+    status: 200,
+    errors: [401, 429],
+  })
+  async verifyTotp(@CurrentAdmin() admin: AdminAuth, @Body() body: SecondFactorProof, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const signedIn = await this.auth.verifySecondFactor(admin, body, clientInfo(req));
+    return this.startSession(req, res, signedIn, 'Login successful');
+  }
+
   @Get('me')
-  @Contract({ summary: 'The signed-in admin', response: MeResponseSchema, errors: [401] })
+  @SessionStages('full', 'totp', 'enrol')
+  @Contract({ summary: 'The signed-in admin (or the sign-in step still to go)', response: AnyMeResponseSchema, errors: [401] })
   me(@CurrentAdmin() admin: AdminAuth) {
     const user = publicUser(admin.user);
-    return { success: true, user, data: { user, expiresAt: new Date(admin.session.expiresAt).toISOString() } };
+    const expiresAt = new Date(admin.session.expiresAt).toISOString();
+    const stage = admin.session.stage;
+    if (stage !== 'full') return { success: true, secondFactor: stage, data: { user, secondFactor: stage, expiresAt } };
+    return { success: true, user, data: { user, expiresAt } };
   }
 
   @Post('refresh')
@@ -82,6 +105,7 @@ export class AuthController {
   }
 
   @Post('logout')
+  @SessionStages('full', 'totp', 'enrol')
   @Contract({ summary: 'End the session (clears the cookie)', response: LogoutResponseSchema, status: 200, errors: [401] })
   async logout(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.logout(admin);
@@ -97,8 +121,16 @@ export class AuthController {
 
   private startSession(req: Request, res: Response, signedIn: SignedIn, message: string) {
     const { issued, user } = signedIn;
-    res.setHeader('Set-Cookie', sessionCookie(issued.token, SESSION_TTL_MS, this.authenticator.secureCookie(req)));
-    res.setHeader('Cache-Control', 'no-store');
-    return { success: true, message, user, data: { user, expiresAt: new Date(issued.session.expiresAt).toISOString() } };
+    setSessionCookie(req, res, issued, this.authenticator);
+    const expiresAt = new Date(issued.session.expiresAt).toISOString();
+    const stage = issued.session.stage;
+    if (stage !== 'full') return { success: true, message: SECOND_FACTOR_STEP_MESSAGES[stage], secondFactor: stage, data: { secondFactor: stage, expiresAt } };
+    return { success: true, message, user, data: { user, expiresAt } };
   }
+}
+
+/** Sets the cookie of a new session (as long-lived as the session) and keeps the answer out of caches. */
+export function setSessionCookie(req: Request, res: Response, issued: IssuedSession, authenticator: RequestAuthenticator): void {
+  res.setHeader('Set-Cookie', sessionCookie(issued.token, issued.session.expiresAt - issued.session.createdAt, authenticator.secureCookie(req)));
+  res.setHeader('Cache-Control', 'no-store');
 }

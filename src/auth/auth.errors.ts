@@ -4,6 +4,7 @@ import { AppError } from '../common/app-error';
 export const AUTH_MESSAGES = {
   emailNotAuthorized: 'Email not authorized',
   notAuthenticated: 'Not authenticated',
+  signInStepExpired: 'This sign-in has timed out or was already completed. Please sign in again.',
   invalidCredentials: 'Invalid email or password',
   passwordLoginDisabled: 'Password login is not enabled for this email',
   otpLoginDisabled: 'Code login is not enabled for this email',

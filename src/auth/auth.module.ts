@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { SecretBox } from '../agents/secret-box';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Setting } from '../database/setting.entity';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail/mail.module';
 import { AdminApiGate } from './admin-api-gate';
@@ -18,16 +21,28 @@ import { SessionEvents } from './session-events';
 import { SessionService } from './session.service';
 import { SignInAuditService } from './sign-in-audit.service';
 import { SignInEvent } from './sign-in-event.entity';
+import { AccountSecurityService } from './second-factor/account-security.service';
+import { RecoveryCode } from './second-factor/recovery-code.entity';
+import { SecondFactorController } from './second-factor/second-factor.controller';
+import { SecondFactor } from './second-factor/second-factor.entity';
+import { SecondFactorService, TOTP_SECRET_BOX } from './second-factor/second-factor.service';
+import { SecurityPolicyService } from './second-factor/security-policy.service';
+import { SessionsController } from './sessions.controller';
 
 /**
- * Admin sign-in: users, sessions, one-time codes, the auth API, and what the global guard
- * (AuthGuard, registered as APP_GUARD by AppModule) and the admin socket namespace need.
- * Needs the global ServerSecretModule, RateLimitModule and JobsModule.
+ * Admin sign-in: users, sessions, one-time codes, the second factor (TOTP and recovery codes), the
+ * auth API, and what the global guard (AuthGuard, registered as APP_GUARD by AppModule) and the
+ * admin socket namespace need. Needs the global ServerSecretModule, RateLimitModule and
+ * JobsModule; imports no feature module (the agents' module depends on this one).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AdminUser, AdminSession, OneTimeCode, SignInEvent]), MailModule],
-  controllers: [AuthController],
+  imports: [TypeOrmModule.forFeature([AdminUser, AdminSession, OneTimeCode, SignInEvent, SecondFactor, RecoveryCode, Setting]), MailModule],
+  controllers: [AuthController, SecondFactorController, SessionsController],
   providers: [
+    { provide: TOTP_SECRET_BOX, useFactory: (config: AppConfig) => new SecretBox(config, 'admin-totp'), inject: [APP_CONFIG] },
+    SecondFactorService,
+    SecurityPolicyService,
+    AccountSecurityService,
     Clock,
     SessionEvents,
     AdminUsersService,

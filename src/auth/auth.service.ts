@@ -13,6 +13,8 @@
  *   after the previous one; after 10 code mails in an hour, each further one 30 s, 1, 2 ... up to
  *   10 minutes. This slows, it never locks: there is always a next try, and addresses the admin
  *   signed in from during the last 30 days skip these per-email delays altogether.
+ * The authenticator-code step (verify-totp) counts the same way: 10 tries per (email, address) per
+ * 15 minutes, and every try in the per-email count above.
  * Figures: from one address, at most 10 password guesses per 15 minutes for an account (and 100
  * requests for all accounts); from any number of addresses, about 25 guesses in the first hour on
  * one account and 12 an hour after that. The owner from an address they used before signs in at
@@ -29,6 +31,8 @@ import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError, RateLimitedWhat } 
 import { Clock } from './clock';
 import { OtpService } from './otp.service';
 import { verifyPassword } from './passwords';
+import { SECOND_FACTOR_MESSAGES, SecondFactorProof, SecondFactorService } from './second-factor/second-factor.service';
+import { SecurityPolicyService } from './second-factor/security-policy.service';
 import { AdminAuth, ClientInfo, IssuedSession, SessionService } from './session.service';
 import { SignInAuditService } from './sign-in-audit.service';
 
@@ -40,6 +44,7 @@ export const SIGN_IN_RULES = {
   ipWindowMs: 15 * MINUTE,
   passwordPerAddress: { limit: 10, windowMs: 15 * MINUTE },
   codeChecksPerAddress: { limit: 10, windowMs: 15 * MINUTE },
+  totpChecksPerAddress: { limit: 10, windowMs: 15 * MINUTE },
   codeBurstPerAddress: { limit: 1, windowMs: 30_000 },
   codeHourlyPerAddress: { limit: 10, windowMs: 60 * MINUTE },
   /** Failed password and code tries on one email from all addresses, since its last sign-in. */
@@ -65,6 +70,11 @@ export interface SignedIn {
   issued: IssuedSession;
 }
 
+export const SECOND_FACTOR_STEP_MESSAGES = {
+  totp: 'Enter the 6-digit code from your authenticator app',
+  enrol: 'Set up two-factor authentication to continue',
+} as const;
+
 export interface AuthStats {
   admins: number;
   activeSessions: number;
@@ -88,6 +98,8 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly otp: OtpService,
     private readonly audit: SignInAuditService,
+    private readonly secondFactor: SecondFactorService,
+    private readonly policy: SecurityPolicyService,
     private readonly clock: Clock,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -164,6 +176,35 @@ export class AuthService {
     return this.signIn(user, 'otp', client);
   }
 
+  /**
+   * The second step of a sign-in whose admin has a second factor: the authenticator code or a
+   * recovery code. Right: the session becomes a full one (a new cookie). Wrong, replayed or stale:
+   * 401, counted like a wrong password.
+   */
+  async verifySecondFactor(auth: AdminAuth, proof: SecondFactorProof, client: ClientInfo): Promise<SignedIn> {
+    const key = emailKey(auth.user.email);
+    await this.limitIp(client);
+    await this.limit(`totp-check:${key}:${client.ip ?? 'unknown'}`, SIGN_IN_RULES.totpChecksPerAddress, 'attempts');
+    await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, auth.user, client, 'account');
+    const result = await this.secondFactor.verify(auth.user.id, proof);
+    if (!result.ok) {
+      await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: result.method, outcome: 'failure', reason: result.reason === 'wrong' ? 'wrong_code' : result.reason, ip: client.ip });
+      const message =
+        result.reason === 'replayed'
+          ? SECOND_FACTOR_MESSAGES.replayed
+          : result.method === 'recovery'
+            ? SECOND_FACTOR_MESSAGES.wrongRecoveryCode
+            : result.reason === 'not_enabled'
+              ? SECOND_FACTOR_MESSAGES.notOn
+              : SECOND_FACTOR_MESSAGES.wrongCode;
+      throw new AppError('unauthorized', message);
+    }
+    await this.clearTries(key, client);
+    const issued = await this.sessions.promote(auth.session, client);
+    await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: result.method, outcome: 'success', ip: client.ip });
+    return { user: publicUser(auth.user), issued };
+  }
+
   async refresh(auth: AdminAuth, client: ClientInfo): Promise<SignedIn> {
     const issued = await this.sessions.rotate(auth.session, client);
     return { user: publicUser(auth.user), issued };
@@ -183,9 +224,16 @@ export class AuthService {
     return { admins, activeSessions, signIns24h, failedAttempts24h };
   }
 
+  /**
+   * The first factor was right. With a second factor in force the session only opens the code
+   * step ('totp'); when second factors are required and the admin has none, it only opens setting
+   * one up ('enrol'); otherwise it is a full session.
+   */
   private async signIn(user: AdminUser, method: 'password' | 'otp', client: ClientInfo): Promise<SignedIn> {
-    const issued = await this.sessions.create(user.id, client);
-    await this.audit.record({ email: user.email, userId: user.id, method, outcome: 'success', ip: client.ip });
+    const stage = (await this.secondFactor.isEnabled(user.id)) ? 'totp' : (await this.policy.get()).requireSecondFactor ? 'enrol' : 'full';
+    const issued = await this.sessions.create(user.id, client, stage);
+    // 'partial': the password or code was right, the authenticator code is still to come.
+    await this.audit.record({ email: user.email, userId: user.id, method, outcome: stage === 'totp' ? 'partial' : 'success', ip: client.ip });
     return { user: publicUser(user), issued };
   }
 
@@ -217,6 +265,7 @@ export class AuthService {
     await Promise.all([
       this.limiter.reset(`pw:${key}:${address}`),
       this.limiter.reset(`otp-check:${key}:${address}`),
+      this.limiter.reset(`totp-check:${key}:${address}`),
       this.limiter.reset(`signin-email:${key}`),
     ]);
   }

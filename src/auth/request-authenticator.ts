@@ -8,12 +8,14 @@ import type { Request } from 'express';
 import { AppError } from '../common/app-error';
 import { clientAddressOf } from '../common/client-address';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { SessionStage } from './admin-session.entity';
 import { AUTH_MESSAGES } from './auth.errors';
 import { sessionTokenFrom } from './cookies';
 import { isCrossOrigin } from './origin-check';
 import { AdminAuth, ClientInfo, SessionService } from './session.service';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const FULL_ONLY: readonly SessionStage[] = ['full'];
 
 export type AuthedRequest = Request & { adminAuth?: AdminAuth };
 
@@ -35,11 +37,14 @@ export class RequestAuthenticator {
     if (isCrossOrigin(req.headers, clientAddressOf(req), this.config.corsOrigins)) throw new AppError('forbidden', AUTH_MESSAGES.crossOrigin);
   }
 
-  /** The admin behind the session cookie, or 401. */
-  async authenticate(req: AuthedRequest): Promise<AdminAuth> {
-    if (req.adminAuth) return req.adminAuth;
-    const auth = await this.sessions.validate(sessionTokenFrom(req.headers.cookie));
-    if (!auth) throw new AppError('unauthorized', AUTH_MESSAGES.notAuthenticated);
+  /**
+   * The admin behind the session cookie, or 401. Only a full session counts, unless the route
+   * names the second-factor stages it also serves (`stages`).
+   */
+  async authenticate(req: AuthedRequest, stages: readonly SessionStage[] = FULL_ONLY): Promise<AdminAuth> {
+    if (req.adminAuth && stages.includes(req.adminAuth.session.stage)) return req.adminAuth;
+    const auth = await this.sessions.validateAt(sessionTokenFrom(req.headers.cookie), stages);
+    if (!auth) throw new AppError('unauthorized', stages.includes('full') ? AUTH_MESSAGES.notAuthenticated : AUTH_MESSAGES.signInStepExpired);
     req.adminAuth = auth;
     return auth;
   }

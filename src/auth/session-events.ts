@@ -8,6 +8,8 @@ import { Injectable, Logger } from '@nestjs/common';
 export type SessionEvent =
   | { type: 'revoked'; sessionId: string }
   | { type: 'user-removed'; userId: string }
+  /** Every session of the admin was ended (their second factor was reset). */
+  | { type: 'user-sessions-ended'; userId: string }
   | { type: 'rotated'; fromSessionId: string; toSessionId: string };
 
 @Injectable()

@@ -1,10 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../database/columns';
 
-export type SignInMethod = 'password' | 'otp';
-export type SignInOutcome = 'success' | 'failure';
+export type SignInMethod = 'password' | 'otp' | 'totp' | 'recovery';
+/** 'partial': a right password or emailed code, with the second factor still to come. */
+export type SignInOutcome = 'success' | 'failure' | 'partial';
 
-/** Sign-in audit: one row per password or code attempt (the stats endpoint counts them). */
+/** Sign-in audit: one row per password, code, authenticator code or recovery code attempt (the stats endpoint counts them). */
 @Entity('admin_sign_in_events')
 @Index('idx_admin_sign_in_events_created_at', ['createdAt'])
 export class SignInEvent {

@@ -10,7 +10,8 @@ import { VisitorIdentity } from '../conversations/visitor-identity';
 import { InteractRequestSchema, ReplyDataSchema, type ParsedInteractRequest, type ReplyData } from '../shared/contracts/chat';
 import { ChatStreamEventSchema } from '../shared/contracts/socket';
 import { clientAddressOf } from '../common/client-address';
-import { apiKeyOf, ChatLimitsService } from '../limits/chat-limits.service';
+import { ChatLimitsService } from '../limits/chat-limits.service';
+import { ApiKeyRequest, RequireApiKey } from '../api-keys/require-api-key';
 import { toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
 
@@ -51,6 +52,7 @@ export class InteractController {
 
   @Post('interact')
   @UseGuards(InteractAdmission)
+  @RequireApiKey('chat', { anonymous: 'unless-required' })
   @Contract({
     summary: 'Ask a question',
     description:
@@ -58,9 +60,9 @@ export class InteractController {
     body: InteractRequestSchema,
     data: ReplyDataSchema,
     content: { 'text/event-stream': { schema: ChatStreamEventSchema, description: 'With Accept: text/event-stream: the reply as server-sent events.' } },
-    errors: [413, 415, 429, 503],
+    errors: [401, 403, 413, 415, 429, 503],
   })
-  async interact(@Body() body: ParsedInteractRequest, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async interact(@Body() body: ParsedInteractRequest, @Req() req: ApiKeyRequest, @Res() res: Response): Promise<void> {
     const request = toChatRequest(body);
     this.chat.admit(request);
     const requestId = requestIdOf(req);
@@ -68,7 +70,7 @@ export class InteractController {
     const sse = wantsEventStream(req);
     // The chat rate limits (per IP, visitor and API key; concurrent replies per visitor): a 429
     // with Retry-After, as JSON, before any event stream starts.
-    const slot = await this.limits.admitMessage({ channel: sse ? 'sse' : 'rest', ip: clientAddressOf(req).ip, visitorKey: visitor.key, apiKey: apiKeyOf(req.headers) });
+    const slot = await this.limits.admitMessage({ channel: sse ? 'sse' : 'rest', ip: clientAddressOf(req).ip, visitorKey: visitor.key, apiKeyId: req.apiKey?.id });
     if (!sse) {
       const data = await this.chat.run(request, { requestId, channel: 'rest', visitor, slot });
       const body: { success: true; data: ReplyData } = { success: true, data };

@@ -94,6 +94,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(process.env.npm_package_version ?? '0.1.0')
     .setDescription(`${DESCRIPTION}\n\n${socketEventsText()}`)
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The admin session, set by a successful sign-in (HttpOnly, SameSite=Strict).' }, 'session')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (issued in the console, API keys tab) as a bearer token: machine channels such as /interact.' }, 'apiKeyBearer')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same API key in the X-API-Key header.' }, 'apiKey')
     .addSecurityRequirements('session')
     .build();
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: true });
@@ -103,7 +105,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     for (const operation of Object.values(operations) as Array<{ security?: unknown[]; responses?: Record<string, unknown> }>) {
       if (typeof operation !== 'object' || !operation?.responses) continue;
       const isPublic = Array.isArray(operation.security) && operation.security.some((r) => Object.keys(r as object).length === 0);
-      if (!isPublic) operation.responses['401'] ??= { description: 'No valid admin session.', content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}ErrorEnvelope` } } } };
+      const byKey = Array.isArray(operation.security) && operation.security.some((r) => 'apiKey' in (r as object));
+      const description = byKey ? 'No valid API key.' : 'No valid admin session.';
+      if (!isPublic || byKey) operation.responses['401'] ??= { description, content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}ErrorEnvelope` } } } };
     }
   }
   return document;

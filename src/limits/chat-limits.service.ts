@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AgentRegistryService } from '../agents/agent-registry.service';
 import type { UsageChannel } from '../analytics/usage-event.entity';
 import { AppError } from '../common/app-error';
@@ -23,8 +23,8 @@ export interface ChatCaller {
   visitorKey: string;
   /** The socket, for chat:send. */
   socketId?: string;
-  /** /interact: the key an API client names itself with (X-API-Key or Authorization: Bearer). */
-  apiKey?: string;
+  /** /interact: the id of the API key the request was made with. */
+  apiKeyId?: string;
 }
 
 /** A concurrent-reply slot: give it back when the reply ends. */
@@ -81,7 +81,7 @@ export class ChatLimitsService {
     if (caller.socketId) window('socket', caller.socketId, limits.socketPerMinute);
     window('visitor', caller.visitorKey, limits.visitorPerMinute, limits.visitorPerHour);
     if (caller.ip) window('ip', caller.ip, limits.ipPerMinute, limits.ipPerHour);
-    if (caller.apiKey) window('key', hashKey(caller.apiKey), limits.keyPerMinute, limits.keyPerHour);
+    if (caller.apiKeyId) window('key', caller.apiKeyId, limits.keyPerMinute, limits.keyPerHour);
     // One round trip for all of them, the concurrent-reply lease included (the Redis commands go
     // out together); a lease taken for a message a window refuses is given back.
     const slotKey = `chat:concurrent:${caller.visitorKey}`;
@@ -139,19 +139,4 @@ export class ChatLimitsService {
 
   /** The no-op slot (for callers the limits do not apply to). */
   static readonly freeSlot = FREE_SLOT;
-}
-
-/** API keys are counted by their hash (never kept in plain, not even in Redis). */
-function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 32);
-}
-
-/** `X-API-Key`, or the token of `Authorization: Bearer`, of an /interact request. */
-export function apiKeyOf(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const direct = headers['x-api-key'];
-  const value = Array.isArray(direct) ? direct[0] : direct;
-  if (value && value.trim()) return value.trim().slice(0, 200);
-  const auth = headers.authorization;
-  const bearer = /^Bearer\s+(\S+)/i.exec(Array.isArray(auth) ? (auth[0] ?? '') : (auth ?? ''));
-  return bearer ? bearer[1].slice(0, 200) : undefined;
 }

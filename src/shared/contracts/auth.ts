@@ -4,7 +4,7 @@
  * messages are the schemas' own.
  */
 import { z } from 'zod';
-import { body } from './rules';
+import { body, flag } from './rules';
 
 export const PASSWORD_MAX_CHARS = 4096;
 export const OTP_DIGITS = 6;
@@ -89,3 +89,124 @@ export const AuthStatsSchema = z
   .object({ admins: z.number().int(), activeSessions: z.number().int(), signIns24h: z.number().int(), failedAttempts24h: z.number().int() })
   .meta({ id: 'AuthStats' });
 export type AuthStats = z.infer<typeof AuthStatsSchema>;
+
+// --- second factor (TOTP, RFC 6238) ------------------------------------------------------------
+
+/** What a sign-in still needs after the password or emailed code: the authenticator code, or setting one up. */
+export const SecondFactorStepSchema = z.enum(['totp', 'enrol']);
+export type SecondFactorStep = z.infer<typeof SecondFactorStepSchema>;
+
+export const RECOVERY_CODE_COUNT = 10;
+/** Recovery codes: 10 letters and digits, shown as two groups of five (abcde-23456). */
+export const RECOVERY_CODE_CHARS = 10;
+export const CODE_DIGITS_ONLY = 'The code from your authenticator app is made of digits only';
+export const RECOVERY_CODE_FORMAT = 'Enter a recovery code such as abcde-23456';
+
+/** A 6-digit authenticator code; the spaces apps show ("123 456") are ignored. */
+export const totpCode = z
+  .string({ error: CODE_REQUIRED })
+  .overwrite((s) => s.replace(/\s+/g, ''))
+  .min(1, CODE_REQUIRED)
+  .regex(/^\d*$/, CODE_DIGITS_ONLY)
+  .length(OTP_DIGITS, CODE_INCOMPLETE);
+
+/** A recovery code, compared lower-case without spaces or hyphens. */
+export const recoveryCode = z
+  .string({ error: RECOVERY_CODE_FORMAT })
+  .overwrite((s) => s.replace(/[\s-]+/g, '').toLowerCase())
+  .regex(new RegExp(`^[a-z0-9]{${RECOVERY_CODE_CHARS}}$`), RECOVERY_CODE_FORMAT);
+
+/**
+ * POST /api/auth/verify-totp and DELETE /api/auth/totp: the authenticator code, or one of the
+ * recovery codes instead (exactly one of the two).
+ */
+export const SecondFactorCodeSchema = body({ code: totpCode.optional(), recoveryCode: recoveryCode.optional() })
+  .refine((b) => b.code !== undefined || b.recoveryCode !== undefined, CODE_REQUIRED)
+  .refine((b) => b.code === undefined || b.recoveryCode === undefined, 'Send either the code or a recovery code, not both')
+  .meta({ id: 'SecondFactorCode' });
+export type SecondFactorCode = z.input<typeof SecondFactorCodeSchema>;
+
+/** POST /api/auth/totp/confirm and /api/auth/totp/recovery-codes: a code from the authenticator app. */
+export const TotpCodeSchema = body({ code: totpCode }).meta({ id: 'TotpCode' });
+export type TotpCode = z.input<typeof TotpCodeSchema>;
+
+/**
+ * Sign-in answered with a step still to go: the session cookie is set, but it opens only that
+ * step (verify-totp, or setting up a second factor) until it is done.
+ */
+export const SecondFactorStepResponseSchema = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    secondFactor: SecondFactorStepSchema,
+    data: z.object({ secondFactor: SecondFactorStepSchema, expiresAt: z.string() }),
+  })
+  .meta({ id: 'SecondFactorStepResponse' });
+
+/** login-password and verify-otp: signed in, or a second-factor step to go. */
+export const SignInResponseSchema = z.union([SessionResponseSchema, SecondFactorStepResponseSchema]).meta({ id: 'SignInResponse' });
+export type SignInResponse = z.infer<typeof SignInResponseSchema>;
+
+/** GET /api/auth/me of a sign-in waiting for its second factor: no `user` at the top (not signed in yet). */
+export const PendingMeResponseSchema = z
+  .object({
+    success: z.literal(true),
+    secondFactor: SecondFactorStepSchema,
+    data: z.object({ user: AuthUserSchema, secondFactor: SecondFactorStepSchema, expiresAt: z.string() }),
+  })
+  .meta({ id: 'PendingMeResponse' });
+export const AnyMeResponseSchema = z.union([MeResponseSchema, PendingMeResponseSchema]).meta({ id: 'AnyMeResponse' });
+
+/** GET /api/auth/totp. */
+export const TotpStatusSchema = z
+  .object({
+    enabled: z.boolean(),
+    confirmedAt: z.string().nullable(),
+    recoveryCodesLeft: z.number().int(),
+    /** An owner requires a second factor of every member: it cannot be turned off. */
+    required: z.boolean(),
+  })
+  .meta({ id: 'TotpStatus' });
+export type TotpStatus = z.infer<typeof TotpStatusSchema>;
+
+/** POST /api/auth/totp/enrol: the new secret, as text, as an otpauth:// URI and as a QR code (SVG). */
+export const TotpEnrolmentSchema = z
+  .object({ secret: z.string(), otpauthUri: z.string(), qrSvg: z.string(), issuer: z.string(), account: z.string() })
+  .meta({ id: 'TotpEnrolment' });
+export type TotpEnrolment = z.infer<typeof TotpEnrolmentSchema>;
+
+/** The recovery codes, shown once (confirm, and new codes). `signedIn`: an enrol-stage sign-in became a full one. */
+export const RecoveryCodesSchema = z
+  .object({ recoveryCodes: z.array(z.string()), signedIn: z.boolean(), user: AuthUserSchema.optional() })
+  .meta({ id: 'RecoveryCodes' });
+export type RecoveryCodes = z.infer<typeof RecoveryCodesSchema>;
+
+/** GET|PUT /api/auth/security: the sign-in policy (an owner's to change). */
+export const SecurityPolicySchema = z.object({ requireSecondFactor: z.boolean() }).meta({ id: 'SecurityPolicy' });
+export type SecurityPolicy = z.infer<typeof SecurityPolicySchema>;
+export const SecurityPolicyUpdateSchema = body({ requireSecondFactor: flag('Require a second factor') }).meta({ id: 'SecurityPolicyUpdate' });
+export type SecurityPolicyUpdate = z.input<typeof SecurityPolicyUpdateSchema>;
+
+// --- sessions ----------------------------------------------------------------------------------
+
+/** GET /api/auth/sessions ?scope=all: every member's sessions (owners). */
+export const SessionListQuerySchema = z
+  .object({ scope: z.enum(['mine', 'all', ''], { error: 'The scope must be mine or all' }).optional().transform((v) => (v === 'all' ? 'all' : 'mine')) })
+  .meta({ id: 'SessionListQuery' });
+export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
+
+export const SessionInfoSchema = z
+  .object({
+    id: z.string(),
+    /** "Chrome 126 on macOS", from the user agent ('Unknown browser' when there is none). */
+    browser: z.string(),
+    ip: z.string().nullable(),
+    signedInAt: z.string(),
+    lastActiveAt: z.string(),
+    expiresAt: z.string(),
+    /** The session of this request. */
+    current: z.boolean(),
+    user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  })
+  .meta({ id: 'SessionInfo' });
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;

@@ -200,6 +200,8 @@ export const GlobalSettingsSchema = z
     chatLimits: ChatLimitsSchema,
     /** Monthly budgets and the tokens per visitor per day (src/limits). */
     budgets: BudgetSettingsSchema,
+    /** /interact refuses a request without an API key (the chat page itself does not use /interact). */
+    requireApiKey: z.boolean(),
   })
   .meta({ id: 'GlobalSettings' });
 export type GlobalSettings = z.infer<typeof GlobalSettingsSchema>;
@@ -227,6 +229,7 @@ export const GlobalSettingsUpdateSchema = body({
   chatLimits: ChatLimitsUpdateSchema.optional(),
   /** `list` replaces the stored budgets; `visitorDailyTokens` (null: none) is kept when absent. */
   budgets: BudgetSettingsUpdateSchema.optional(),
+  requireApiKey: flag('Require an API key').optional(),
 })
   .refine((update) => Object.values(update).some((v) => v !== undefined), 'Nothing to change: send at least one setting.')
   .meta({ id: 'GlobalSettingsUpdate' });

@@ -23,7 +23,7 @@ export const CHAT_LIMIT_DEFAULTS = Object.freeze({
   visitorPerHour: 100,
   /** One socket. */
   socketPerMinute: 10,
-  /** An API client naming itself with `X-API-Key` (or `Authorization: Bearer`) on /interact. */
+  /** One API key (X-API-Key or Authorization: Bearer) on /interact. */
   keyPerMinute: 120,
   keyPerHour: 2000,
   concurrentPerVisitor: 2,
