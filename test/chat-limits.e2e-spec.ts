@@ -155,14 +155,16 @@ describe('chat rate limits', () => {
     expect((await interact(t, { headers: { cookie: other } })).status).toBe(200);
   });
 
-  it('per API key on /interact: X-API-Key and Bearer name the same client; another key is not affected', async () => {
+  it('per API key on /interact: X-API-Key and Bearer count for the same key; another key is not affected', async () => {
+    const issue = async (name: string) => (await admin.post('/api/api-keys').send({ name, scopes: ['chat'] }).expect(201)).body.data.key as string;
+    const [one, two] = [await issue('client one'), await issue('client two')];
     await setLimits(admin, { keyPerMinute: 2 });
-    expect((await interact(t, { headers: { 'X-API-Key': 'client-one' } })).status).toBe(200);
-    expect((await interact(t, { headers: { Authorization: 'Bearer client-one' } })).status).toBe(200);
-    const refused = await interact(t, { headers: { 'X-API-Key': 'client-one' } });
+    expect((await interact(t, { headers: { 'X-API-Key': one } })).status).toBe(200);
+    expect((await interact(t, { headers: { Authorization: `Bearer ${one}` } })).status).toBe(200);
+    const refused = await interact(t, { headers: { 'X-API-Key': one } });
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
-    expect((await interact(t, { headers: { 'X-API-Key': 'client-two' } })).status).toBe(200);
+    expect((await interact(t, { headers: { 'X-API-Key': two } })).status).toBe(200);
   });
 
   it('per socket and per IP on the socket: chat:error rate_limited with retryAfter; 127.0.0.2 is not affected', async () => {

@@ -7,7 +7,10 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import type { z } from 'zod';
-import { EmailRequestSchema, PasswordLoginSchema, VerifyOtpSchema } from '../src/shared/contracts/auth';
+import { TOTP, Secret } from 'otpauth';
+import { ApiKeyCreateSchema } from '../src/shared/contracts/api-keys';
+import { EmailRequestSchema, PasswordLoginSchema, SecondFactorCodeSchema, SecurityPolicyUpdateSchema, TotpCodeSchema, VerifyOtpSchema } from '../src/shared/contracts/auth';
+import { AdminUsersService } from '../src/auth/admin-users.service';
 import { FeedbackRequestSchema } from '../src/shared/contracts/analytics';
 import { InteractRequestSchema } from '../src/shared/contracts/chat';
 import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from '../src/shared/contracts/config';
@@ -77,11 +80,26 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
   let t: TestApp;
   let admin: AdminAgent;
   let itemId: string;
+  const totpUser = { email: 'fuzz-totp@example.com', password: 'fuzz totp password' };
+
+  /** A sign-in waiting for its authenticator code (a session that opens only verify-totp). */
+  async function halfSignedIn(): Promise<AdminAgent> {
+    const agent = request.agent(t.url);
+    const res = await agent.post('/api/auth/login-password').send(totpUser).expect(200);
+    expect(res.body.secondFactor).toBe('totp');
+    return agent;
+  }
 
   beforeAll(async () => {
     t = await startTestApp({ seedSampleKnowledge: false, signInIpLimit: 100_000 });
     admin = await adminAgent(t);
     itemId = (await admin.post('/api/knowledge').send({ title: 'Returns', content: 'Thirty days.', vertical: 'customer-service' }).expect(201)).body.data.id;
+    await t.app.get(AdminUsersService).create(totpUser);
+    const enrolling = request.agent(t.url);
+    await enrolling.post('/api/auth/login-password').send(totpUser).expect(200);
+    const { secret } = (await enrolling.post('/api/auth/totp/enrol').expect(200)).body.data;
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    await enrolling.post('/api/auth/totp/confirm').send({ code }).expect(200);
   }, 60_000);
 
   afterAll(async () => {
@@ -121,7 +139,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     context: { preferredLanguage: 'English', skipTranslation: true, jurisdictionName: 'United States', legalSystem: 'Common Law' },
   };
 
-  const targets: Array<{ name: string; method: 'post' | 'put'; path: () => string; schema: z.ZodType; valid: Json; asAdmin: boolean }> = [
+  const targets: Array<{ name: string; method: 'post' | 'put' | 'delete'; path: () => string; schema: z.ZodType; valid: Json; asAdmin: boolean | 'half-signed-in' }> = [
     { name: 'POST /interact', method: 'post', path: () => '/interact', schema: InteractRequestSchema, valid: CHAT, asAdmin: false },
     { name: 'POST /api/knowledge', method: 'post', path: () => '/api/knowledge', schema: KnowledgeItemInputSchema, valid: ITEM, asAdmin: true },
     { name: 'PUT /api/knowledge/{id}', method: 'put', path: () => `/api/knowledge/${itemId}`, schema: KnowledgeItemInputSchema, valid: ITEM, asAdmin: true },
@@ -151,16 +169,30 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
       valid: { provider: 'openai', model: 'text-embedding-3-small', baseUrl: 'https://example.com/v1', apiKey: 'sk-test' },
       asAdmin: true,
     },
+    { name: 'POST /api/auth/verify-totp', method: 'post', path: () => '/api/auth/verify-totp', schema: SecondFactorCodeSchema, valid: { code: '123 456' }, asAdmin: 'half-signed-in' },
+    { name: 'POST /api/auth/totp/confirm', method: 'post', path: () => '/api/auth/totp/confirm', schema: TotpCodeSchema, valid: { code: '123456' }, asAdmin: true },
+    { name: 'POST /api/auth/totp/recovery-codes', method: 'post', path: () => '/api/auth/totp/recovery-codes', schema: TotpCodeSchema, valid: { code: '123456' }, asAdmin: true },
+    { name: 'DELETE /api/auth/totp', method: 'delete', path: () => '/api/auth/totp', schema: SecondFactorCodeSchema, valid: { recoveryCode: 'abcde-23456' }, asAdmin: true },
+    { name: 'PUT /api/auth/security', method: 'put', path: () => '/api/auth/security', schema: SecurityPolicyUpdateSchema, valid: { requireSecondFactor: false }, asAdmin: true },
+    {
+      name: 'POST /api/api-keys',
+      method: 'post',
+      path: () => '/api/api-keys',
+      schema: ApiKeyCreateSchema,
+      valid: { name: 'Fuzz bot', scopes: ['chat', 'knowledge:read'], expiresAt: '2030-01-01T00:00:00Z', rateLimitPerMinute: 60 },
+      asAdmin: true,
+    },
     { name: 'POST /api/visitor/conversations/new', method: 'post', path: () => '/api/visitor/conversations/new', schema: NewChatRequestSchema, valid: { vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'Texas' }, asAdmin: false },
   ];
 
   it.each(targets.map((target) => [target.name, target]))('%s', async (_name, target) => {
     const bodies = invalidBodies(target.valid, target.schema);
     expect(bodies).toHaveLength(BODIES_PER_TARGET);
+    const halfSignedInAgent = target.asAdmin === 'half-signed-in' ? await halfSignedIn() : undefined;
     const before = await dbSnapshot(t);
     const wrong: unknown[] = [];
     await eachLimited(bodies, 6, async (body) => {
-      const client = target.asAdmin ? admin : request(t.url);
+      const client = halfSignedInAgent ?? (target.asAdmin ? admin : request(t.url));
       const res = await client[target.method](target.path()).set('Content-Type', 'application/json').send(JSON.stringify(body));
       const envelope = res.body as { success?: unknown; error?: { code?: unknown; message?: unknown }; requestId?: unknown };
       const ok =
@@ -177,6 +209,28 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     expect(await dbSnapshot(t)).toBe(before);
     // The server is still well.
     await admin.get('/api/knowledge').expect(200);
+  }, 120_000);
+
+  it('path and query parameters of the session, second-factor and API key routes: hostile values get a 4xx envelope', async () => {
+    const values = fc.sample(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('x'.repeat(3000), '%00', '..', '00000000-0000-4000-8000-000000000000', 'all', 'mine')), { numRuns: 150, seed: SEED });
+    const before = await dbSnapshot(t);
+    const wrong: unknown[] = [];
+    await eachLimited(values, 6, async (value) => {
+      const id = encodeURIComponent(value);
+      for (const [method, path] of [
+        ['delete', `/api/auth/sessions/${id}`],
+        ['delete', `/api/api-keys/${id}`],
+        ['delete', `/api/team/members/${id}/totp`],
+        ['get', `/api/auth/sessions?scope=${id}`],
+      ] as const) {
+        const res = await admin[method](path);
+        const ok = (res.status === 200 && method === 'get') || (res.status >= 400 && res.status < 500 && res.body?.success === false && typeof res.body?.error?.message === 'string');
+        if (!ok) wrong.push({ method, path: path.slice(0, 120), status: res.status, answer: JSON.stringify(res.body).slice(0, 200) });
+      }
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(await dbSnapshot(t)).toBe(before);
+    await admin.get('/api/auth/me').expect(200);
   }, 120_000);
 
   describe('socket events', () => {

@@ -16,6 +16,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AdminUser } from '../auth/admin-user.entity';
+import { Clock } from '../auth/clock';
 import { AppError } from '../common/app-error';
 import { ClusterChannel } from '../common/cluster-channel';
 import { RATE_LIMITER, RateLimiter } from '../common/rate-limit/rate-limiter';
@@ -62,6 +63,7 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.channel = new ClusterChannel(config.redisUrl, config.redisPrefix, 'api-keys', {
@@ -83,7 +85,7 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
   }
 
   async issue(input: ApiKeyCreate & { expiresAt?: number }, createdBy: AdminUser): Promise<IssuedApiKey> {
-    const now = Date.now();
+    const now = this.clock.now();
     for (let attempt = 0; ; attempt++) {
       const prefix = randomBytes(4).toString('hex');
       const key = `${displayPrefix(prefix)}_${randomBytes(32).toString('base64url')}`;
@@ -119,7 +121,7 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
       .leftJoinAndMapOne('k.creator', AdminUser, 'u', 'u.id = k.created_by')
       .orderBy('k.created_at', 'DESC')
       .getMany();
-    const now = Date.now();
+    const now = this.clock.now();
     return (rows as Array<ApiKey & { creator?: AdminUser | null }>).map((row) => this.info(row, row.creator ?? null, now));
   }
 
@@ -128,7 +130,7 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
     const row = await this.keys.findOneBy({ id });
     if (!row) throw new AppError('not_found', API_KEY_MESSAGES.notFound);
     if (row.revokedAt === null) {
-      const now = Date.now();
+      const now = this.clock.now();
       await queuedWrite(this.dataSource, () =>
         this.keys.createQueryBuilder().update().set({ revokedAt: now }).where('id = :id AND revoked_at IS NULL', { id }).execute(),
       );
@@ -151,7 +153,7 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
     if (!row || !expected || expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
       throw new AppError('unauthorized', API_KEY_MESSAGES.invalid);
     }
-    const now = Date.now();
+    const now = this.clock.now();
     if (row.revokedAt !== null) throw new AppError('unauthorized', API_KEY_MESSAGES.revoked);
     if (row.expiresAt !== null && row.expiresAt <= now) throw new AppError('unauthorized', API_KEY_MESSAGES.expired(new Date(row.expiresAt)));
     const scopes = scopesOf(row);
@@ -184,7 +186,7 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async lookup(prefix: string): Promise<ApiKey | null> {
-    const now = Date.now();
+    const now = this.clock.now();
     const cached = this.cache.get(prefix);
     if (cached && now - cached.loadedAt < CACHE_TTL_MS) return cached.row;
     const row = await this.keys.findOneBy({ prefix });

@@ -14,6 +14,9 @@ const WRITABLE_TABLES = [
   'admin_sign_in_events',
   'one_time_codes',
   'mail_outbox',
+  'admin_second_factors',
+  'admin_recovery_codes',
+  'api_keys',
 ];
 
 /**
