@@ -76,6 +76,7 @@ describe('Config API', () => {
       // The test app lifts the chat rate limits (test/support/lifted-limits.ts); no budgets by default.
       chatLimits: LIFTED_CHAT_LIMITS,
       budgets: { list: [], visitorDailyTokens: null },
+      requireApiKey: false,
     });
     expect(JSON.stringify(res.body)).not.toContain(GOOD_KEY);
   });

@@ -163,7 +163,9 @@ describe('the OpenAPI document', () => {
     expect(doc.security).toEqual([{ session: [] }]);
     expect(doc.paths['/api/knowledge'].get.security).toBeUndefined();
     expect(doc.paths['/api/knowledge'].get.responses['401']).toBeDefined();
-    for (const [p, method] of [['/interact', 'post'], ['/health', 'get'], ['/api/auth/check-methods', 'post'], ['/api/feedback', 'post'], ['/api/public/settings', 'get'], ['/api/public/knowledge/{id}', 'get']]) {
+    // /interact: anonymous, or an API key as a bearer token or X-API-Key.
+    expect(doc.paths['/interact'].post.security).toEqual([{}, { apiKeyBearer: [] }, { apiKey: [] }]);
+    for (const [p, method] of [['/health', 'get'], ['/api/auth/check-methods', 'post'], ['/api/feedback', 'post'], ['/api/public/settings', 'get'], ['/api/public/knowledge/{id}', 'get']]) {
       expect({ p, security: doc.paths[p][method].security }).toEqual({ p, security: [{}] });
     }
   });

@@ -75,13 +75,15 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** Requires an API key with `scope` on a route (no admin session needed). */
+/**
+ * Requires an API key with `scope` on a route (no admin session needed). A route open to callers
+ * without a key also carries @Public(), which documents that.
+ */
 export function RequireApiKey(scope: ApiKeyScope, options: Omit<ApiKeyRequirement, 'scope'> = {}): MethodDecorator & ClassDecorator {
   return applyDecorators(
     SetMetadata(IS_PUBLIC, true),
     SetMetadata(API_KEY_REQUIREMENT, { scope, ...options }),
     UseGuards(ApiKeyGuard),
-    ...(options.anonymous ? [ApiSecurity({})] : []),
     ApiSecurity('apiKeyBearer'),
     ApiSecurity('apiKey'),
   );

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Contract } from '../common/contract';
-import { SessionInfoSchema, SessionListQuerySchema, type SessionListQuery } from '../shared/contracts/auth';
+import { EndedSessionSchema, SessionInfoSchema, SessionListQuerySchema, type SessionListQuery } from '../shared/contracts/auth';
 import { clearedSessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
 import { RequestAuthenticator } from './request-authenticator';
@@ -27,7 +27,7 @@ export class SessionsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @Contract({ summary: 'End a session (yours, or anyone\'s for owners); ending your own signs you out', errors: [404] })
+  @Contract({ summary: 'End a session (yours, or anyone\'s for owners); ending your own signs you out', data: EndedSessionSchema, errors: [404] })
   async end(@CurrentAdmin() admin: AdminAuth, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { current } = await this.account.endSession(admin, id);
     if (current) res.setHeader('Set-Cookie', clearedSessionCookie(this.authenticator.secureCookie(req)));

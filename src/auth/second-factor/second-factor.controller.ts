@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } f
 import type { Request, Response } from 'express';
 import { Contract } from '../../common/contract';
 import {
+  DoneResponseSchema,
   RecoveryCodesSchema,
   SecondFactorCodeSchema,
   SecurityPolicySchema,
@@ -83,6 +84,7 @@ export class SecondFactorController {
     summary: 'Turn your two-factor authentication off (needs a code from the app or a recovery code)',
     description: '403 while an owner requires a second factor of every member.',
     body: SecondFactorCodeSchema,
+    response: DoneResponseSchema,
     status: 200,
     errors: [403, 409, 429],
   })
@@ -111,7 +113,7 @@ export class SecondFactorController {
 
   @Delete('team/members/:id/totp')
   @HttpCode(200)
-  @Contract({ summary: "Reset a member's two-factor authentication (owners); their sessions end", errors: [403, 404] })
+  @Contract({ summary: "Reset a member's two-factor authentication (owners); their sessions end", response: DoneResponseSchema, errors: [403, 404] })
   async reset(@CurrentAdmin() admin: AdminAuth, @Param('id') id: string, @Req() req: Request) {
     await this.account.resetMember(admin, id, clientInfo(req));
     return { success: true, message: 'Two-factor authentication was reset', data: null };

@@ -85,6 +85,9 @@ export const MeResponseSchema = z
 
 export const LogoutResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: z.null() }).meta({ id: 'LogoutResponse' });
 
+/** A change done, with nothing to answer but a message (turning the second factor off, a reset). */
+export const DoneResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: z.null() }).meta({ id: 'DoneResponse' });
+
 export const AuthStatsSchema = z
   .object({ admins: z.number().int(), activeSessions: z.number().int(), signIns24h: z.number().int(), failedAttempts24h: z.number().int() })
   .meta({ id: 'AuthStats' });
@@ -210,3 +213,6 @@ export const SessionInfoSchema = z
   })
   .meta({ id: 'SessionInfo' });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+/** DELETE /api/auth/sessions/{id} `data`: whether it was the caller's own session (then signed out). */
+export const EndedSessionSchema = z.object({ current: z.boolean() }).meta({ id: 'EndedSession' });
