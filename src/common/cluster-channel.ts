@@ -1,10 +1,9 @@
 /**
- * A message to every other server: Redis pub/sub on `<REDIS_PREFIX>:<name>` (the servers that work
- * together share the prefix); without REDIS_URL there is only this server and publishing does
- * nothing. A server's own messages are not handed back to it.
- *
- * Messages published while a server was cut off from Redis are lost to it, so `onResubscribed`
- * tells it when its subscription comes back: whatever it caches may be stale by then.
+ * A message channel between the servers that work together (and the admin command line): Redis
+ * pub/sub on `<REDIS_PREFIX>:<name>` when REDIS_URL is set; without it there is only this process
+ * and nothing is sent. A process does not hear its own messages (it acts on them before
+ * publishing). Messages published while a subscriber was cut off are lost: `onReconnect` runs
+ * when its subscription comes back, so the owner can catch up.
  */
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
@@ -15,9 +14,15 @@ import { RedisOutageLog } from './redis-outage-log';
 /** How long a start waits for the subscription before going on without it. */
 const SUBSCRIBE_WAIT_MS = 3000;
 
-export interface ClusterChannelHandlers<T> {
-  onMessage(message: T): void;
-  onResubscribed(): void;
+export interface ClusterChannelOptions<T> {
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  /** The channel's name after the prefix, e.g. `config`. */
+  name: string;
+  /** A message from another process (a malformed one is passed as undefined). */
+  onMessage?: (message: T | undefined) => void;
+  /** The subscription reconnected: anything may have been missed. */
+  onReconnect?: () => void;
 }
 
 export class ClusterChannel<T> {
@@ -27,39 +32,50 @@ export class ClusterChannel<T> {
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
 
-  constructor(
-    private readonly redisUrl: string | undefined,
-    redisPrefix: string,
-    private readonly name: string,
-    private readonly handlers: ClusterChannelHandlers<T>,
-  ) {
-    this.channel = `${redisPrefix}:${name}`;
-    this.logger = new Logger(`ClusterChannel ${name}`);
+  constructor(private readonly options: ClusterChannelOptions<T>) {
+    this.channel = `${options.redisPrefix}:${options.name}`;
+    this.logger = new Logger(`Channel ${options.name}`);
   }
 
-  /** Subscribes (with REDIS_URL); resolves once subscribed, or after a few seconds while Redis is down. */
-  async start(): Promise<void> {
-    if (!this.redisUrl || this.subscriber) return;
-    this.publisher = new Redis(this.redisUrl, { maxRetriesPerRequest: 1, disconnectTimeout: 500 });
-    this.subscriber = new Redis(this.redisUrl, { maxRetriesPerRequest: null, disconnectTimeout: 500 });
-    const outage = RedisOutageLog.for(this.redisUrl);
-    outage.watch(this.publisher, `${this.name} pub`);
-    outage.watch(this.subscriber, `${this.name} sub`);
-    this.subscriber.on('message', (channel: string, raw: string) => {
+  get enabled(): boolean {
+    return this.options.redisUrl !== undefined;
+  }
+
+  /**
+   * Connects (when REDIS_URL is set). With `subscribe` (the default) it also listens, resolving once
+   * subscribed or after a few seconds without Redis (the subscription completes when it comes back).
+   */
+  async start(subscribe = true): Promise<void> {
+    const url = this.options.redisUrl;
+    if (!url || this.publisher) return;
+    const outage = RedisOutageLog.for(url);
+    this.publisher = new Redis(url, { maxRetriesPerRequest: 1, disconnectTimeout: 500 });
+    outage.watch(this.publisher, `${this.options.name} pub`);
+    if (!subscribe) return;
+    this.subscriber = new Redis(url, { maxRetriesPerRequest: null, disconnectTimeout: 500 });
+    outage.watch(this.subscriber, `${this.options.name} sub`);
+    this.subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;
-      let parsed: { origin?: string; message?: T };
+      let parsed: { origin?: string; message?: T } | undefined;
       try {
-        parsed = JSON.parse(raw) as { origin?: string; message?: T };
+        parsed = JSON.parse(text) as { origin?: string; message?: T };
       } catch {
-        this.handlers.onResubscribed();
-        return;
+        parsed = undefined;
       }
-      if (parsed.origin !== this.origin && parsed.message !== undefined) this.handlers.onMessage(parsed.message);
+      if (parsed?.origin === this.origin) return;
+      try {
+        this.options.onMessage?.(parsed?.message);
+      } catch (error) {
+        this.logger.warn(`Listener failed: ${(error as Error).message}`);
+      }
     });
     let first = true;
     this.subscriber.on('ready', () => {
-      if (first) first = false;
-      else this.handlers.onResubscribed();
+      if (first) {
+        first = false;
+        return;
+      }
+      this.options.onReconnect?.();
     });
     const subscribed = this.subscriber.subscribe(this.channel).then(
       () => undefined,
@@ -68,12 +84,13 @@ export class ClusterChannel<T> {
     await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   }
 
+  /** Sends to the other processes; never throws (while Redis is down a failure is counted by the outage log). */
   async publish(message: T): Promise<void> {
     if (!this.publisher) return;
     try {
       await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, message }));
     } catch (error) {
-      RedisOutageLog.for(this.redisUrl!).commandFailed(`${this.name} publish`, error);
+      RedisOutageLog.for(this.options.redisUrl!).commandFailed(`${this.options.name} publish`, error);
     }
   }
 
