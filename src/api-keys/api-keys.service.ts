@@ -66,9 +66,12 @@ export class ApiKeysService implements OnModuleInit, OnModuleDestroy {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.channel = new ClusterChannel(config.redisUrl, config.redisPrefix, 'api-keys', {
-      onMessage: ({ prefix }) => this.cache.delete(prefix),
-      onResubscribed: () => this.cache.clear(),
+    this.channel = new ClusterChannel<{ prefix: string }>({
+      redisUrl: config.redisUrl,
+      redisPrefix: config.redisPrefix,
+      name: 'api-keys',
+      onMessage: (message) => (message?.prefix ? this.cache.delete(message.prefix) : this.cache.clear()),
+      onReconnect: () => this.cache.clear(),
     });
   }
 

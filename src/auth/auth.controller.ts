@@ -11,12 +11,13 @@ import {
   LogoutResponseSchema,
   PasswordLoginSchema,
   RequestOtpResponseSchema,
+  SECOND_FACTOR_PROMPTS,
   SecondFactorCodeSchema,
   SessionResponseSchema,
   SignInResponseSchema,
   VerifyOtpSchema,
 } from '../shared/contracts/auth';
-import { AuthService, AuthStats, publicUser, SECOND_FACTOR_STEP_MESSAGES, SignedIn } from './auth.service';
+import { AuthService, AuthStats, publicUser, SignedIn } from './auth.service';
 import { clearedSessionCookie, sessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
 import { Public, SessionStages } from './public.decorator';
@@ -124,7 +125,7 @@ export class AuthController {
     setSessionCookie(req, res, issued, this.authenticator);
     const expiresAt = new Date(issued.session.expiresAt).toISOString();
     const stage = issued.session.stage;
-    if (stage !== 'full') return { success: true, message: SECOND_FACTOR_STEP_MESSAGES[stage], secondFactor: stage, data: { secondFactor: stage, expiresAt } };
+    if (stage !== 'full') return { success: true, message: SECOND_FACTOR_PROMPTS[stage], secondFactor: stage, data: { secondFactor: stage, expiresAt } };
     return { success: true, message, user, data: { user, expiresAt } };
   }
 }

@@ -70,10 +70,6 @@ export interface SignedIn {
   issued: IssuedSession;
 }
 
-export const SECOND_FACTOR_STEP_MESSAGES = {
-  totp: 'Enter the 6-digit code from your authenticator app',
-  enrol: 'Set up two-factor authentication to continue',
-} as const;
 
 export interface AuthStats {
   admins: number;

@@ -99,6 +99,12 @@ export type AuthStats = z.infer<typeof AuthStatsSchema>;
 export const SecondFactorStepSchema = z.enum(['totp', 'enrol']);
 export type SecondFactorStep = z.infer<typeof SecondFactorStepSchema>;
 
+/** What the sign-in tells the admin when a second-factor step is next (the login screen's subtitle too). */
+export const SECOND_FACTOR_PROMPTS: Record<SecondFactorStep, string> = {
+  totp: 'Enter the 6-digit code from your authenticator app',
+  enrol: 'Set up two-factor authentication to continue',
+};
+
 export const RECOVERY_CODE_COUNT = 10;
 /** Recovery codes: 10 letters and digits, shown as two groups of five (abcde-23456). */
 export const RECOVERY_CODE_CHARS = 10;

@@ -19,5 +19,7 @@ export const CONSOLE = {
     analytics: 'Analytics',
     conversations: 'Conversations',
     budgets: 'Budgets',
+    apiKeys: 'API keys',
+    security: 'Security',
   },
 };

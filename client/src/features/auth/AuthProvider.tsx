@@ -14,8 +14,8 @@
 import { MutationCache, QueryCache, QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api';
 import { rememberAdmin } from '../../lib/admin-hint';
-import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { authApi, type AuthUser, type LoginMethods, serverMessage } from './api/auth-api';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { authApi, type AuthResponse, type AuthUser, type LoginMethods, type SecondFactorCode, type SecondFactorStep, serverMessage } from './api/auth-api';
 import { LOGIN, SESSION } from './strings';
 
 /** product-spec section 9: 82,800,000 ms. */
@@ -26,6 +26,8 @@ export interface ActionResult {
   success: boolean;
   message?: string;
   user?: AuthUser;
+  /** The first factor was right; this step is still to go. */
+  secondFactor?: SecondFactorStep;
 }
 
 export interface MethodsResult {
@@ -38,10 +40,16 @@ export interface AuthContextValue {
   user: AuthUser | null;
   isLoading: boolean;
   isAuthenticated: boolean;
+  /** A sign-in under way that still needs its second factor ('totp') or its set-up ('enrol'). */
+  secondFactor: SecondFactorStep | null;
   checkLoginMethods(email: string): Promise<MethodsResult>;
   loginWithPassword(email: string, password: string): Promise<ActionResult>;
   requestOtp(email: string): Promise<ActionResult>;
   verifyOtp(email: string, otp: string): Promise<ActionResult>;
+  /** The authenticator code, or a recovery code, of a sign-in waiting for it. */
+  verifySecondFactor(proof: SecondFactorCode): Promise<ActionResult>;
+  /** The set-up of a member who had to have a second factor is done: signed in as `user`. */
+  completeEnrolment(user: AuthUser): void;
   logout(): Promise<void>;
   refreshToken(): Promise<boolean>;
 }
@@ -52,21 +60,27 @@ function describe(error: unknown, fallback: string): string {
   return serverMessage(error) ?? (error instanceof Error && error.message ? `${fallback}: ${error.message}` : fallback);
 }
 
-async function fetchSessionUser(): Promise<AuthUser | null> {
+async function fetchSession(): Promise<{ user: AuthUser | null; secondFactor: SecondFactorStep | null }> {
   try {
     const body = await authApi.me();
-    return body.success && body.user ? body.user : null;
+    if (body.success && body.user) return { user: body.user, secondFactor: null };
+    return { user: null, secondFactor: body.success && body.secondFactor ? body.secondFactor : null };
   } catch (error) {
     console.info(`Auth status: ${describe(error, SESSION.notAuthenticated)}`);
-    return null;
+    return { user: null, secondFactor: null };
   }
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
+  const [secondFactor, setSecondFactor] = useState<SecondFactorStep | null>(null);
   const session = useQuery({
     queryKey: SESSION_QUERY_KEY,
-    queryFn: fetchSessionUser,
+    queryFn: async () => {
+      const found = await fetchSession();
+      setSecondFactor(found.secondFactor);
+      return found.user;
+    },
     retry: false,
     staleTime: Infinity,
     gcTime: Infinity,
@@ -83,14 +97,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!session.isPending) rememberAdmin(isAuthenticated);
   }, [session.isPending, isAuthenticated]);
 
-  /** success + user -> signed in; anything else leaves the session as it was. */
+  /** success + user -> signed in; success + secondFactor -> that step is next; anything else leaves the session as it was. */
   const signIn = useCallback(
-    async (call: () => Promise<{ success: boolean; message?: string; user?: AuthUser }>, fallback: string): Promise<ActionResult> => {
+    async (call: () => Promise<AuthResponse>, fallback: string): Promise<ActionResult> => {
       try {
         const body = await call();
         if (body.success && body.user) {
+          setSecondFactor(null);
           setUser(body.user);
           return { success: true, message: body.message, user: body.user };
+        }
+        if (body.success && body.secondFactor) {
+          setSecondFactor(body.secondFactor);
+          return { success: true, message: body.message, secondFactor: body.secondFactor };
         }
         return { success: false, message: body.message || fallback };
       } catch (error) {
@@ -121,6 +140,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const loginWithPassword = useCallback((email: string, password: string) => signIn(() => authApi.loginPassword(email, password), LOGIN.loginFailed), [signIn]);
   const verifyOtp = useCallback((email: string, otp: string) => signIn(() => authApi.verifyOtp(email, otp), LOGIN.verificationFailed), [signIn]);
+  const verifySecondFactor = useCallback((proof: SecondFactorCode) => signIn(() => authApi.verifyTotp(proof), LOGIN.verificationFailed), [signIn]);
+  const completeEnrolment = useCallback(
+    (next: AuthUser) => {
+      setSecondFactor(null);
+      setUser(next);
+    },
+    [setUser],
+  );
 
   const logout = useCallback(async () => {
     try {
@@ -128,6 +155,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (error) {
       console.error(describe(error, SESSION.logoutFailed));
     } finally {
+      setSecondFactor(null);
       setUser(null);
       // Nothing an admin loaded stays in memory after logout.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
@@ -156,19 +184,35 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [isAuthenticated, refreshToken]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ user, isLoading: session.isPending, isAuthenticated, checkLoginMethods, loginWithPassword, requestOtp, verifyOtp, logout, refreshToken }),
-    [user, session.isPending, isAuthenticated, checkLoginMethods, loginWithPassword, requestOtp, verifyOtp, logout, refreshToken],
+    () => ({
+      user,
+      isLoading: session.isPending,
+      isAuthenticated,
+      secondFactor,
+      checkLoginMethods,
+      loginWithPassword,
+      requestOtp,
+      verifyOtp,
+      verifySecondFactor,
+      completeEnrolment,
+      logout,
+      refreshToken,
+    }),
+    [user, session.isPending, isAuthenticated, secondFactor, checkLoginMethods, loginWithPassword, requestOtp, verifyOtp, verifySecondFactor, completeEnrolment, logout, refreshToken],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
 /**
- * The console's query client: any admin call answered 401 (session expired or revoked elsewhere)
- * signs the console out, so the gate shows the login screen instead of failing panels.
+ * The console's query client: any admin call answered 401 (session expired or ended elsewhere)
+ * signs the console out, so the gate shows the login screen instead of failing panels; the status
+ * is then read again, since a session may instead have been sent to set up a second factor.
  */
 export function createAdminQueryClient(): QueryClient {
   const signOutOn401 = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 401) client.setQueryData(SESSION_QUERY_KEY, null);
+    if (!(error instanceof ApiError && error.status === 401) || client.getQueryData(SESSION_QUERY_KEY) === null) return;
+    client.setQueryData(SESSION_QUERY_KEY, null);
+    void client.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
   };
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: signOutOn401 }),

@@ -2,7 +2,7 @@
  * Every text of sign-in, in one place. Texts quoted by the product spec (sections 2, 4, 5 and 8)
  * are copied exactly; the rest are ours.
  */
-import { CODE_INCOMPLETE, CODE_REQUIRED, EMAIL_REQUIRED, PASSWORD_REQUIRED } from '@shared/contracts/auth';
+import { CODE_INCOMPLETE, CODE_REQUIRED, EMAIL_REQUIRED, PASSWORD_REQUIRED, SECOND_FACTOR_PROMPTS } from '@shared/contracts/auth';
 
 export const GATE = {
   checking: 'Checking authentication...',
@@ -15,6 +15,7 @@ export const LOGIN = {
     method: 'Choose your preferred login method',
     password: 'Enter your password to login',
     otp: 'Enter the verification code sent to your email',
+    totp: SECOND_FACTOR_PROMPTS.totp,
   },
   progressLabel: 'Sign-in progress',
   stepOf: (step: number, total: number) => `Step ${step} of ${total}`,
@@ -39,6 +40,14 @@ export const LOGIN = {
   changeEmail: 'Change Email',
   back: 'Back',
   signingInAs: 'Signing in as',
+  /** The authenticator step. */
+  totpLabel: 'Authentication code',
+  totpHint: 'Open your authenticator app and enter the code it shows for Support Assistant.',
+  recoveryLabel: 'Recovery code',
+  recoveryPlaceholder: 'abcde-23456',
+  recoveryHint: 'Each of your recovery codes works once.',
+  useRecoveryCode: 'Use a recovery code',
+  useAuthenticator: 'Use the authenticator app',
   /** Success banners. */
   loginSuccessful: 'Login successful!',
   codeSent: 'Verification code sent to your email',
@@ -63,4 +72,34 @@ export const SESSION = {
   refreshFailed: 'Token refresh failed',
   logoutFailed: 'Logout failed',
   outsideProvider: 'useAuth must be used within an AuthProvider',
+};
+
+/** Setting up the second factor (the forced set-up after sign-in, and the console's Security tab). */
+export const TOTP_SETUP = {
+  enrolTitle: 'Set up two-factor authentication',
+  enrolSubtitle: 'Your team requires a second factor for every member. It takes a minute.',
+  loading: 'Preparing your authenticator key...',
+  loadFailed: 'Could not start the set-up',
+  retry: 'Try again',
+  scan: 'Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, Authy...).',
+  qrAlt: (account: string) => `QR code to add ${account} to an authenticator app`,
+  manual: "Can't scan it? Enter this key in the app instead:",
+  copyKey: 'Copy key',
+  copied: 'Copied',
+  enterCode: 'Then enter the 6-digit code the app shows',
+  codeLabel: 'Code from the app',
+  turnOn: 'Turn on',
+  turningOn: 'Turning on...',
+  confirmFailed: 'Could not turn on two-factor authentication',
+  signOut: 'Sign out',
+  recoveryTitle: 'Save your recovery codes',
+  recoveryIntro: 'If you lose your phone, each of these codes signs you in once. They are shown only now: copy or download them and keep them somewhere safe.',
+  recoveryListLabel: 'Recovery codes',
+  copyAll: 'Copy codes',
+  download: 'Download',
+  downloadName: 'support-assistant-recovery-codes.txt',
+  saved: 'I have saved my recovery codes',
+  continueToConsole: 'Continue to the console',
+  done: 'Done',
+  on: 'Two-factor authentication is on.',
 };

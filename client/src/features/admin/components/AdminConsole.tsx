@@ -1,15 +1,17 @@
-import { BookOpen, ChartColumn, MessagesSquare, Settings, Wallet, type LucideIcon } from 'lucide-react';
+import { BookOpen, ChartColumn, KeyRound, MessagesSquare, Settings, ShieldCheck, Wallet, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { AnalyticsTab } from '../analytics/AnalyticsTab';
+import { ApiKeysTab } from '../api-keys/ApiKeysTab';
 import { BudgetsTab } from '../budgets/BudgetsTab';
 import { ConfigurationTab } from '../configuration/ConfigurationTab';
 import { ConsoleNavigationContext, type ConsoleNavigation, type KnowledgeDraft } from '../console-navigation';
 import { ConversationsTab } from '../conversations/ConversationsTab';
 import { KnowledgeTab } from '../knowledge/KnowledgeTab';
+import { SecurityTab } from '../security/SecurityTab';
 import { CONSOLE } from '../strings';
 import { AdminHeader } from './AdminHeader';
 
-export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets';
+export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'security';
 
 const TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
@@ -17,6 +19,8 @@ const TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon }> = [
   { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn },
   { id: 'conversations', label: CONSOLE.tabs.conversations, icon: MessagesSquare },
   { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet },
+  { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound },
+  { id: 'security', label: CONSOLE.tabs.security, icon: ShieldCheck },
 ];
 
 const PANELS: Record<AdminTabId, ComponentType> = {
@@ -25,6 +29,8 @@ const PANELS: Record<AdminTabId, ComponentType> = {
   analytics: AnalyticsTab,
   conversations: ConversationsTab,
   budgets: BudgetsTab,
+  'api-keys': ApiKeysTab,
+  security: SecurityTab,
 };
 
 /**

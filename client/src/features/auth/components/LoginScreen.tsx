@@ -1,6 +1,6 @@
-import { ArrowLeft, KeyRound, LoaderCircle, Mail, ShieldCheck } from 'lucide-react';
+import { ArrowLeft, KeyRound, LifeBuoy, LoaderCircle, Mail, ShieldCheck, Smartphone } from 'lucide-react';
 import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { EmailRequestSchema, OTP_DIGITS, PasswordLoginSchema, VerifyOtpSchema } from '@shared/contracts/auth';
+import { EmailRequestSchema, OTP_DIGITS, PasswordLoginSchema, SecondFactorCodeSchema, VerifyOtpSchema } from '@shared/contracts/auth';
 import { check } from '@shared/contracts/rules';
 import type { LoginMethods } from '../api/auth-api';
 import { useAuth } from '../AuthProvider';
@@ -9,9 +9,10 @@ import { Banner } from './Banner';
 import { StepProgress } from './StepProgress';
 import '../login.css';
 
-type Step = 'email' | 'method' | 'password' | 'otp';
+type Step = 'email' | 'method' | 'password' | 'otp' | 'totp';
 
-const STEP_NUMBER: Record<Step, 1 | 2 | 3> = { email: 1, method: 2, password: 3, otp: 3 };
+/** Three dots (email, method, password or code); an account with a second factor has a fourth step. */
+const STEP_NUMBER: Record<Step, 1 | 2 | 3 | 4> = { email: 1, method: 2, password: 3, otp: 3, totp: 4 };
 const CODE_LENGTH = OTP_DIGITS;
 
 /**
@@ -38,6 +39,8 @@ function Busy({ busy, idle, working }: { busy: boolean; idle: string; working: s
  * Only password: straight to the password step. Only code: the code is requested at once.
  * Back links: 'Change Email' from the method choice; 'Back' from password or code, to the method
  * choice when both methods are allowed, otherwise to the email step.
+ * An account with a second factor then asks for the authenticator code (or a recovery code) in a
+ * step of its own; Back from it abandons the half-done sign-in.
  */
 export function LoginScreen() {
   const auth = useAuth();
@@ -46,10 +49,11 @@ export function LoginScreen() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState<string | null>(null);
   const [methods, setMethods] = useState<LoginMethods | null>(null);
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
-  const [busy, setBusy] = useState<null | 'check' | 'send' | 'login' | 'verify' | 'resend'>(null);
+  const [busy, setBusy] = useState<null | 'check' | 'send' | 'login' | 'verify' | 'resend' | 'back'>(null);
 
   const trimmedEmail = email.trim();
   const bothMethods = Boolean(methods?.password && methods?.otp);
@@ -60,6 +64,7 @@ export function LoginScreen() {
     setSuccess('');
     setPassword('');
     setCode('');
+    setRecovery(null);
   };
 
   const run = async (kind: NonNullable<typeof busy>, work: () => Promise<void>) => {
@@ -112,8 +117,9 @@ export function LoginScreen() {
     if (!valid(PasswordLoginSchema, { email: trimmedEmail, password })) return;
     void run('login', async () => {
       const result = await auth.loginWithPassword(trimmedEmail, password);
-      if (result.success) setSuccess(LOGIN.loginSuccessful);
-      else setError(result.message || LOGIN.loginFailed);
+      if (result.secondFactor === 'totp') go('totp');
+      else if (result.success && !result.secondFactor) setSuccess(LOGIN.loginSuccessful);
+      else if (!result.success) setError(result.message || LOGIN.loginFailed);
     });
   };
 
@@ -121,10 +127,34 @@ export function LoginScreen() {
     if (!valid(VerifyOtpSchema, { email: trimmedEmail, otp: code })) return;
     void run('verify', async () => {
       const result = await auth.verifyOtp(trimmedEmail, code);
-      if (result.success) setSuccess(LOGIN.loginSuccessful);
-      else setError(result.message || LOGIN.verificationFailed);
+      if (result.secondFactor === 'totp') go('totp');
+      else if (result.success && !result.secondFactor) setSuccess(LOGIN.loginSuccessful);
+      else if (!result.success) setError(result.message || LOGIN.verificationFailed);
     });
   };
+
+  /** The authenticator code, or a recovery code when the admin chose that. A refused one is cleared for the next try. */
+  const submitSecondFactor = () => {
+    const proof = recovery === null ? { code } : { recoveryCode: recovery };
+    if (!valid(SecondFactorCodeSchema, proof)) return;
+    void run('verify', async () => {
+      const result = await auth.verifySecondFactor(proof);
+      if (result.success && result.user) {
+        setSuccess(LOGIN.loginSuccessful);
+        return;
+      }
+      setError(result.message || LOGIN.verificationFailed);
+      if (recovery === null) setCode('');
+      else setRecovery('');
+    });
+  };
+
+  /** Leaves the authenticator step: the half-done sign-in is ended on the server too. */
+  const abandonSecondFactor = () =>
+    void run('back', async () => {
+      await auth.logout();
+      go(bothMethods ? 'method' : 'email');
+    });
 
   const resendCode = () =>
     void run('resend', async () => {
@@ -238,6 +268,88 @@ export function LoginScreen() {
         </button>
       </form>
     );
+  } else if (step === 'totp') {
+    body = (
+      <form className="login-form" onSubmit={onSubmit(submitSecondFactor)} noValidate>
+        <p className="login-who">
+          {LOGIN.signingInAs} <strong>{trimmedEmail}</strong>
+        </p>
+        {recovery === null ? (
+          <>
+            <label className="login-label" htmlFor={`${ids}-totp`}>
+              {LOGIN.totpLabel}
+            </label>
+            <input
+              key="totp"
+              id={`${ids}-totp`}
+              className="login-code"
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              autoFocus
+              placeholder={LOGIN.codePlaceholder}
+              value={code}
+              onChange={(e) => setCode(sanitizeCode(e.target.value))}
+              onKeyDown={submitOnEnter(submitSecondFactor)}
+              disabled={locked}
+              aria-describedby={`${ids}-totp-hint`}
+            />
+            <p id={`${ids}-totp-hint`} className="login-hint">
+              {LOGIN.totpHint}
+            </p>
+          </>
+        ) : (
+          <>
+            <label className="login-label" htmlFor={`${ids}-recovery`}>
+              {LOGIN.recoveryLabel}
+            </label>
+            <div className="login-field">
+              <LifeBuoy size={18} aria-hidden="true" />
+              <input
+                key="recovery"
+                id={`${ids}-recovery`}
+                type="text"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                autoFocus
+                placeholder={LOGIN.recoveryPlaceholder}
+                value={recovery}
+                onChange={(e) => setRecovery(e.target.value.slice(0, 20))}
+                onKeyDown={submitOnEnter(submitSecondFactor)}
+                disabled={locked}
+                aria-describedby={`${ids}-recovery-hint`}
+              />
+            </div>
+            <p id={`${ids}-recovery-hint`} className="login-hint">
+              {LOGIN.recoveryHint}
+            </p>
+          </>
+        )}
+        <button type="submit" className="login-primary" disabled={(recovery === null ? code.length !== CODE_LENGTH : recovery.trim() === '') || locked}>
+          <Busy busy={busy === 'verify'} idle={LOGIN.verify} working={LOGIN.verifying} />
+        </button>
+        <div className="login-row">
+          <button type="button" className="login-link" onClick={abandonSecondFactor} disabled={locked}>
+            <ArrowLeft size={16} aria-hidden="true" />
+            {LOGIN.back}
+          </button>
+          <button
+            type="button"
+            className="login-link"
+            onClick={() => {
+              setError('');
+              setCode('');
+              setRecovery(recovery === null ? '' : null);
+            }}
+            disabled={locked}
+          >
+            {recovery === null ? <LifeBuoy size={16} aria-hidden="true" /> : <Smartphone size={16} aria-hidden="true" />}
+            {recovery === null ? LOGIN.useRecoveryCode : LOGIN.useAuthenticator}
+          </button>
+        </div>
+      </form>
+    );
   } else {
     body = (
       <form className="login-form" onSubmit={onSubmit(submitCode)} noValidate>
@@ -290,7 +402,7 @@ export function LoginScreen() {
           {LOGIN.title}
         </h1>
         <p className="login-subtitle">{LOGIN.subtitles[step]}</p>
-        <StepProgress current={STEP_NUMBER[step]} />
+        <StepProgress current={STEP_NUMBER[step]} total={step === 'totp' ? 4 : 3} />
         {error && <Banner kind="error">{error}</Banner>}
         {success && <Banner kind="success">{success}</Banner>}
         {body}

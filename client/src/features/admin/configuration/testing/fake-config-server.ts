@@ -42,6 +42,7 @@ export function makeGlobal(overrides: Partial<GlobalSettings> = {}): GlobalSetti
     conversationRetentionDays: 90,
     chatLimits: { ...CHAT_LIMIT_DEFAULTS },
     budgets: { list: [], visitorDailyTokens: null },
+    requireApiKey: false,
     ...overrides,
   };
 }
