@@ -129,7 +129,12 @@ describe('AuthProvider', () => {
   });
 
   it('with the console query client, any admin call answered 401 signs the console out', async () => {
-    fakeAuthServer({ 'GET /api/auth/me': () => reply.ok({ user: USER }), 'GET /api/knowledge': () => reply.unauthenticated() });
+    // The session ended elsewhere: from then on the status check is refused too.
+    let ended = false;
+    fakeAuthServer({
+      'GET /api/auth/me': () => (ended ? reply.unauthenticated() : reply.ok({ user: USER })),
+      'GET /api/knowledge': () => ((ended = true), reply.unauthenticated()),
+    });
     const client = createAdminQueryClient();
     render(
       <MemoryRouter>
@@ -143,6 +148,28 @@ describe('AuthProvider', () => {
     await waitFor(() => expect(state().isAuthenticated).toBe(true));
     await expect(client.fetchQuery({ queryKey: ['knowledge'], queryFn: () => apiRequest('/api/knowledge') })).rejects.toBeInstanceOf(ApiError);
     await waitFor(() => expect(state()).toEqual({ user: null, isLoading: false, isAuthenticated: false }));
+  });
+
+  it('a 401 from a session sent to set up a second factor shows the set-up: the status is read again', async () => {
+    let enrol = false;
+    fakeAuthServer({
+      'GET /api/auth/me': () => (enrol ? reply.ok({ secondFactor: 'enrol', data: { user: USER, secondFactor: 'enrol', expiresAt: '2030-01-01T00:00:00Z' } }) : reply.ok({ user: USER })),
+      'GET /api/knowledge': () => ((enrol = true), reply.unauthenticated()),
+    });
+    const client = createAdminQueryClient();
+    render(
+      <MemoryRouter>
+        <QueryClientProvider client={client}>
+          <AuthProvider>
+            <Probe />
+          </AuthProvider>
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(state().isAuthenticated).toBe(true));
+    await expect(client.fetchQuery({ queryKey: ['knowledge'], queryFn: () => apiRequest('/api/knowledge') })).rejects.toBeInstanceOf(ApiError);
+    await waitFor(() => expect(auth.secondFactor).toBe('enrol'));
+    expect(state()).toEqual({ user: null, isLoading: false, isAuthenticated: false });
   });
 
   it('logout drops every cached admin query (only the session entry stays, empty)', async () => {

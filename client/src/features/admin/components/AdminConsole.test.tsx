@@ -53,7 +53,7 @@ describe('admin console shell', () => {
   it('has its tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
     await signedInConsole();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets', 'API keys', 'Security']);
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
 
@@ -69,6 +69,9 @@ describe('admin console shell', () => {
     await user.keyboard('{ArrowRight}');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Budgets' })).toHaveFocus());
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Budgets');
+    await user.keyboard('{End}');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Security' })).toHaveFocus());
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Security');
     await user.keyboard('{ArrowRight}');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveFocus());
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');

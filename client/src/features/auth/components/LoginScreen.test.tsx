@@ -315,3 +315,56 @@ describe('login screen: code step', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed to resend code'));
   });
 });
+
+describe('login screen: the authenticator step', () => {
+  const STEP = { success: true, message: 'Enter the 6-digit code from your authenticator app', secondFactor: 'totp', data: { secondFactor: 'totp', expiresAt: '2030-01-01T00:00:00Z' } };
+
+  async function atAuthenticatorStep() {
+    const server = fakeAuthServer({
+      'POST /api/auth/check-methods': () => reply.ok(PASSWORD_ONLY),
+      'POST /api/auth/login-password': () => ({ status: 200, body: STEP }),
+      'POST /api/auth/logout': () => reply.ok({}),
+    });
+    const user = await atLogin();
+    await enterEmail(user);
+    await user.type(await screen.findByLabelText(LOGIN.passwordLabel), 'a password{Enter}');
+    await screen.findByText('Enter the 6-digit code from your authenticator app');
+    return { server, user };
+  }
+
+  it('follows the password as a fourth step: its own subtitle, the fourth dot, the code field focused, no user yet', async () => {
+    await atAuthenticatorStep();
+    const dots = within(screen.getByRole('list', { name: LOGIN.progressLabel })).getAllByRole('listitem');
+    expect(dots).toHaveLength(4);
+    expect(dots[3]).toHaveAttribute('aria-current', 'step');
+    expect(screen.getByLabelText(LOGIN.totpLabel)).toHaveFocus();
+    expect(screen.queryByText('Console content')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: LOGIN.verify })).toBeDisabled();
+  });
+
+  it('a refused code is cleared and its message shown; the right one signs in', async () => {
+    const { server, user } = await atAuthenticatorStep();
+    server.on('POST /api/auth/verify-totp', (body) =>
+      body.code === '654321' ? reply.ok({ message: 'Login successful', user: USER, data: { user: USER, expiresAt: '2030-01-01T00:00:00Z' } }) : reply.error(401, 'unauthorized', 'The code is not right. Enter the newest code from your authenticator app.'),
+    );
+    await user.type(screen.getByLabelText(LOGIN.totpLabel), '123 456{Enter}');
+    expect(await errorBanner()).toHaveTextContent('The code is not right');
+    expect(screen.getByLabelText(LOGIN.totpLabel)).toHaveValue('');
+    await user.type(screen.getByLabelText(LOGIN.totpLabel), '654321');
+    await user.click(screen.getByRole('button', { name: LOGIN.verify }));
+    expect(await screen.findByText(LOGIN.loginSuccessful)).toBeInTheDocument();
+    expect(server.callsTo('POST /api/auth/verify-totp').map((c) => c.body)).toEqual([{ code: '123456' }, { code: '654321' }]);
+  });
+
+  it('accepts a recovery code instead; Back abandons the half-done sign-in on the server', async () => {
+    const { server, user } = await atAuthenticatorStep();
+    server.on('POST /api/auth/verify-totp', () => reply.error(401, 'unauthorized', 'This recovery code is not valid or was already used.'));
+    await user.click(screen.getByRole('button', { name: LOGIN.useRecoveryCode }));
+    await user.type(screen.getByLabelText(LOGIN.recoveryLabel), 'ABCDE-23456{Enter}');
+    expect(await errorBanner()).toHaveTextContent('recovery code is not valid');
+    expect(server.callsTo('POST /api/auth/verify-totp')[0].body).toEqual({ recoveryCode: 'ABCDE-23456' });
+    await user.click(screen.getByRole('button', { name: LOGIN.back }));
+    expect(await screen.findByText('Enter your email to continue')).toBeInTheDocument();
+    expect(server.callsTo('POST /api/auth/logout')).toHaveLength(1);
+  });
+});
