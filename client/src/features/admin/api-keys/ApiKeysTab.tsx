@@ -50,7 +50,7 @@ function NewKeyForm({ busy, serverError, onSubmit, onCancel }: { busy: boolean; 
     <form className="keys-form" onSubmit={submit} noValidate>
       <label className="keys-field">
         <span>{API_KEYS.name}</span>
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder={API_KEYS.namePlaceholder} maxLength={100} autoFocus />
+        <input value={name} onChange={(e) => (setName(e.target.value), setProblem(''))} placeholder={API_KEYS.namePlaceholder} maxLength={100} autoFocus />
       </label>
       <fieldset className="keys-scopes">
         <legend>{API_KEYS.scopes}</legend>
