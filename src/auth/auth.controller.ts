@@ -16,7 +16,9 @@ import {
 import { AuthService, AuthStats, publicUser, SignedIn } from './auth.service';
 import { clearedSessionCookie, sessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import { Public } from './public.decorator';
+import { Roles } from './roles.decorator';
 import { clientInfo, RequestAuthenticator } from './request-authenticator';
 import { RetryAfterInterceptor } from './retry-after.interceptor';
 import type { AdminAuth } from './session.service';
@@ -68,6 +70,7 @@ export class AuthController {
   }
 
   @Get('me')
+  @Roles(...ACCESS.signedIn)
   @Contract({ summary: 'The signed-in admin', response: MeResponseSchema, errors: [401] })
   me(@CurrentAdmin() admin: AdminAuth) {
     const user = publicUser(admin.user);
@@ -75,6 +78,7 @@ export class AuthController {
   }
 
   @Post('refresh')
+  @Roles(...ACCESS.signedIn)
   @Contract({ summary: 'Renew the session (a new cookie)', response: SessionResponseSchema, status: 200, errors: [401] })
   async refresh(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.refresh(admin, clientInfo(req));
@@ -82,6 +86,7 @@ export class AuthController {
   }
 
   @Post('logout')
+  @Roles(...ACCESS.signedIn)
   @Contract({ summary: 'End the session (clears the cookie)', response: LogoutResponseSchema, status: 200, errors: [401] })
   async logout(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.logout(admin);
@@ -90,6 +95,7 @@ export class AuthController {
   }
 
   @Get('stats')
+  @Roles(...ACCESS.team)
   @Contract({ summary: 'Sign-in figures: admins, active sessions, sign-ins and failures of the last day', data: AuthStatsSchema, errors: [401] })
   async stats(): Promise<{ success: true; data: AuthStats }> {
     return { success: true, data: await this.auth.stats() };

@@ -3,6 +3,7 @@ import { AppError } from '../common/app-error';
 
 export const AUTH_MESSAGES = {
   emailNotAuthorized: 'Email not authorized',
+  accountDisabled: 'This account is disabled. Ask an owner or admin of your team to enable it.',
   notAuthenticated: 'Not authenticated',
   invalidCredentials: 'Invalid email or password',
   passwordLoginDisabled: 'Password login is not enabled for this email',

@@ -1,13 +1,17 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AppError } from '../common/app-error';
+import { roleAllows } from '../shared/contracts/roles';
 import { IS_PUBLIC } from './public.decorator';
 import { AuthedRequest, RequestAuthenticator } from './request-authenticator';
+import { forbiddenMessage, rolesOf } from './roles.decorator';
 
 /**
  * The global guard (APP_GUARD). HTTP: state-changing /api requests from another origin get 403;
- * routes not marked @Public() need a valid admin session (401 otherwise). Socket.IO: the public
- * chat namespace needs nothing, and the /admin namespace checks the session at the handshake
- * (see AdminEventsGateway), so message handlers pass here.
+ * routes not marked @Public() need a valid session (401 otherwise) of a member whose role the
+ * route accepts (@Roles, by default owners and admins; 403 otherwise). Socket.IO: the public chat
+ * namespace needs nothing, and the /admin namespace checks the session at the handshake (see
+ * AdminEventsGateway), so message handlers pass here.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -22,7 +26,8 @@ export class AuthGuard implements CanActivate {
     this.authenticator.assertSameOrigin(req);
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
-    await this.authenticator.authenticate(req);
+    const { user } = await this.authenticator.authenticate(req);
+    if (!roleAllows(user.role, rolesOf(this.reflector, context))) throw new AppError('forbidden', forbiddenMessage(user.role));
     return true;
   }
 }

@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../common/app-error';
 import { RATE_LIMITER, RateLimiter, RateLimitRule } from '../common/rate-limit/rate-limiter';
 import { APP_CONFIG, AppConfig, normalizeEmail, PASSWORD_MAX_LENGTH } from '../config/app-config';
+import type { AuthUser } from '../shared/contracts/auth';
 import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
 import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError, RateLimitedWhat } from './auth.errors';
@@ -55,10 +56,7 @@ export interface LoginMethods {
   otp: boolean;
 }
 
-export interface PublicUser {
-  name: string;
-  email: string;
-}
+export type PublicUser = AuthUser;
 
 export interface SignedIn {
   user: PublicUser;
@@ -73,7 +71,7 @@ export interface AuthStats {
 }
 
 export function publicUser(user: AdminUser): PublicUser {
-  return { name: user.name, email: user.email };
+  return { id: user.id, name: user.name, email: user.email, role: user.role };
 }
 
 /** Rate-limit keys carry a hash, not the address, so Redis never holds the admin emails. */
@@ -97,6 +95,7 @@ export class AuthService {
     await this.limitIp(client);
     const user = await this.users.findByEmail(email);
     if (!user || (!user.passwordLogin && !user.otpLogin)) throw new AppError('forbidden', AUTH_MESSAGES.emailNotAuthorized);
+    if (user.disabledAt !== null) throw new AppError('forbidden', AUTH_MESSAGES.accountDisabled);
     return { password: user.passwordLogin && user.passwordHash !== null, otp: user.otpLogin };
   }
 
@@ -117,6 +116,8 @@ export class AuthService {
     const ok = await verifyPassword(plausible ? user?.passwordHash : null, plausible ? password : '');
     if (!user) throw await fail('unknown_email');
     if (!ok) throw await fail('bad_password');
+    // Said only to whoever knows the password.
+    if (user.disabledAt !== null) throw await fail('disabled', AUTH_MESSAGES.accountDisabled, 'forbidden');
     // The counts are of tries since the last success.
     await this.clearTries(key, client);
     return this.signIn(user, 'password', client);
@@ -128,6 +129,7 @@ export class AuthService {
     const user = await this.users.findByEmail(normalized);
     if (!user) throw new AppError('forbidden', AUTH_MESSAGES.emailNotAuthorized);
     if (!user.otpLogin) throw new AppError('forbidden', AUTH_MESSAGES.otpLoginDisabled);
+    if (user.disabledAt !== null) throw new AppError('forbidden', AUTH_MESSAGES.accountDisabled);
     const key = emailKey(normalized);
     const address = client.ip ?? 'unknown';
     await this.limit(`otp-burst:${key}:${address}`, SIGN_IN_RULES.codeBurstPerAddress, 'code-burst');
@@ -149,6 +151,7 @@ export class AuthService {
       return new AppError('unauthorized', message);
     };
     if (!user || !user.otpLogin) throw await fail(user ? 'method_disabled' : 'unknown_email', AUTH_MESSAGES.noActiveCode);
+    if (user.disabledAt !== null) throw await fail('disabled', AUTH_MESSAGES.accountDisabled);
     const result = await this.otp.verify(user, code, this.otp.requesterOf(client.ip));
     if (!result.ok) {
       const message = {

@@ -10,6 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
+import type { Role } from '../shared/contracts/roles';
 import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { Clock } from './clock';
@@ -53,17 +54,17 @@ export class SessionService {
     return issued;
   }
 
-  /** The session and its admin for a cookie token, or null when unknown, revoked, expired or the admin is gone. */
+  /** The session and its member for a cookie token, or null when unknown, revoked, expired, or the member is gone or disabled. */
   async validate(token: string | undefined): Promise<AdminAuth | null> {
     if (!token) return null;
     const session = await this.sessions.findOneBy({ tokenHash: hashToken(token) });
     return this.check(session);
   }
 
-  /** Whether a session id is still valid (the socket namespace re-checks its sockets with this). */
-  async isActive(sessionId: string): Promise<boolean> {
+  /** The role of a session's member while the session is valid, else null (the socket namespace re-checks its sockets with this). */
+  async activeRole(sessionId: string): Promise<Role | null> {
     const session = await this.sessions.findOneBy({ id: sessionId });
-    return (await this.check(session)) !== null;
+    return (await this.check(session))?.user.role ?? null;
   }
 
   /** Revokes `current` and issues its successor; 401 when `current` was already revoked (a parallel refresh won). */
@@ -82,7 +83,7 @@ export class SessionService {
       return true;
     });
     if (!rotated) throw new AppError('unauthorized', 'Not authenticated');
-    this.events.publish({ type: 'rotated', fromSessionId: current.id, toSessionId: next.session.id });
+    void this.events.publish({ type: 'rotated', fromSessionId: current.id, toSessionId: next.session.id });
     return next;
   }
 
@@ -96,7 +97,7 @@ export class SessionService {
         .where('id = :id AND revoked_at IS NULL', { id: sessionId })
         .execute(),
     );
-    this.events.publish({ type: 'revoked', sessionId });
+    void this.events.publish({ type: 'revoked', sessionId });
   }
 
   countActive(): Promise<number> {
@@ -128,6 +129,6 @@ export class SessionService {
   private async check(session: AdminSession | null): Promise<AdminAuth | null> {
     if (!session || session.revokedAt !== null || session.expiresAt <= this.clock.now()) return null;
     const user = await this.users.findOneBy({ id: session.userId });
-    return user ? { user, session } : null;
+    return user && user.disabledAt === null ? { user, session } : null;
   }
 }

@@ -15,6 +15,7 @@ import { UsageKindPostgres1732192000000 } from './postgres/1732192000000-usage-k
 import { KnowledgeGapsPostgres1732192100000 } from './postgres/1732192100000-knowledge-gaps';
 import { ChunkEmbeddingsPostgres1732192200000 } from './postgres/1732192200000-chunk-embeddings';
 import { LimitsPostgres1732192500000 } from './postgres/1732192500000-limits';
+import { TeamPostgres1732193000000 } from './postgres/1732193000000-team';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -31,6 +32,7 @@ import { KnowledgeGapsSqlite1732192100000 } from './sqlite/1732192100000-knowled
 import { ChunkEmbeddingsSqlite1732192200000 } from './sqlite/1732192200000-chunk-embeddings';
 import { KnowledgeIndexPendingSqlite1732192300000 } from './sqlite/1732192300000-knowledge-index-pending';
 import { LimitsSqlite1732192500000 } from './sqlite/1732192500000-limits';
+import { TeamSqlite1732193000000 } from './sqlite/1732193000000-team';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -49,6 +51,7 @@ export const SQLITE_MIGRATIONS = [
   ChunkEmbeddingsSqlite1732192200000,
   KnowledgeIndexPendingSqlite1732192300000,
   LimitsSqlite1732192500000,
+  TeamSqlite1732193000000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -67,4 +70,5 @@ export const POSTGRES_MIGRATIONS = [
   KnowledgeGapsPostgres1732192100000,
   ChunkEmbeddingsPostgres1732192200000,
   LimitsPostgres1732192500000,
+  TeamPostgres1732193000000,
 ];
