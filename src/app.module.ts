@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AdminEventsModule } from './admin-events/admin-events.module';
 import { AgentsModule } from './agents/agents.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { ServerSecretModule } from './auth/server-secret';
@@ -37,6 +38,7 @@ export class AppModule {
         JobsModule,
         ServerSecretModule,
         RateLimitModule,
+        AuditModule,
         KnowledgeModule,
         AuthModule,
         AdminEventsModule,

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Header, Param, Post, Put, Res } from '@n
 import type { Response } from 'express';
 import type { z } from 'zod';
 import { Contract } from '../common/contract';
+import { Audit } from '../audit/audit.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { ACCESS } from '../shared/contracts/roles';
 import {
@@ -45,6 +46,7 @@ export class ConfigController {
 
   @Post('agents')
   @Roles(...ACCESS.configuration)
+  @Audit('agent.create', { target: 'agent', idFrom: (reply: Envelope<AgentConfigDto>) => reply.data.agentId })
   @Contract({ summary: 'Create an agent', body: AgentCreateSchema, data: AgentConfigSchema, status: 201, errors: [409] })
   async createAgent(@Body() input: z.output<typeof AgentCreateSchema>): Promise<Envelope<AgentConfigDto>> {
     return { success: true, data: await this.configs.createAgent(input) };
@@ -59,6 +61,7 @@ export class ConfigController {
 
   @Put('agents/:id')
   @Roles(...ACCESS.configuration)
+  @Audit('agent.update', { target: 'agent' })
   @Contract({
     summary: 'Change an agent',
     description: 'Any subset of the fields. `llmConfig.apiKey`: absent, empty or the mask keeps the stored key; null removes it.',
@@ -72,6 +75,7 @@ export class ConfigController {
 
   @Delete('agents/:id')
   @Roles(...ACCESS.configuration)
+  @Audit('agent.delete', { target: 'agent' })
   @Contract({ summary: 'Delete an agent', data: AgentDeletedSchema, errors: [404] })
   async deleteAgent(@Param('id') id: string): Promise<Envelope<{ agentId: string }>> {
     return { success: true, data: await this.configs.deleteAgent(id) };
@@ -79,6 +83,7 @@ export class ConfigController {
 
   @Put('global')
   @Roles(...ACCESS.configuration)
+  @Audit('settings.update', { target: 'settings', id: 'global' })
   @Contract({ summary: 'Change the global settings', body: GlobalSettingsUpdateSchema, data: GlobalSettingsSchema })
   async updateGlobal(@Body() update: z.output<typeof GlobalSettingsUpdateSchema>): Promise<Envelope<GlobalSettings>> {
     return { success: true, data: await this.configs.updateGlobal(update) };
@@ -86,6 +91,7 @@ export class ConfigController {
 
   @Post('test-api-key')
   @Roles(...ACCESS.configuration)
+  @Audit('agent.key-test')
   @Contract({
     summary: 'Test an API key',
     description: "Lists the provider's models with the key (a real call). Send {provider, apiKey, model}, or {agentId} to test the stored key.",

@@ -16,6 +16,7 @@ import {
 import { AuthService, AuthStats, publicUser, SignedIn } from './auth.service';
 import { clearedSessionCookie, sessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
+import { Audit } from '../audit/audit.decorator';
 import { ACCESS } from '../shared/contracts/roles';
 import { Public } from './public.decorator';
 import { Roles } from './roles.decorator';
@@ -39,6 +40,7 @@ export class AuthController {
 
   @Public()
   @Post('check-methods')
+  @Audit(false)
   @Contract({ summary: 'Which sign-in methods an email may use', body: EmailRequestSchema, response: CheckMethodsResponseSchema, status: 200, errors: [403, 429] })
   async checkMethods(@Body() body: z.output<typeof EmailRequestSchema>, @Req() req: Request) {
     const methods = await this.auth.checkMethods(body.email, clientInfo(req));
@@ -47,6 +49,7 @@ export class AuthController {
 
   @Public()
   @Post('login-password')
+  @Audit(false)
   @Contract({ summary: 'Sign in with a password (sets the session cookie)', body: PasswordLoginSchema, response: SessionResponseSchema, status: 200, errors: [401, 403, 429] })
   async loginPassword(@Body() body: z.output<typeof PasswordLoginSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.loginWithPassword(body.email, body.password, clientInfo(req));
@@ -55,6 +58,7 @@ export class AuthController {
 
   @Public()
   @Post('request-otp')
+  @Audit(false)
   @Contract({ summary: 'Mail a 6-digit sign-in code', body: EmailRequestSchema, response: RequestOtpResponseSchema, status: 200, errors: [403, 429] })
   async requestOtp(@Body() body: z.output<typeof EmailRequestSchema>, @Req() req: Request) {
     const { expiresAt } = await this.auth.requestOtp(body.email, clientInfo(req));
@@ -63,6 +67,7 @@ export class AuthController {
 
   @Public()
   @Post('verify-otp')
+  @Audit(false)
   @Contract({ summary: 'Sign in with the mailed code (sets the session cookie)', body: VerifyOtpSchema, response: SessionResponseSchema, status: 200, errors: [401, 403, 429] })
   async verifyOtp(@Body() body: z.output<typeof VerifyOtpSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.verifyOtp(body.email, body.otp, clientInfo(req));
@@ -79,6 +84,7 @@ export class AuthController {
 
   @Post('refresh')
   @Roles(...ACCESS.signedIn)
+  @Audit('auth.refresh')
   @Contract({ summary: 'Renew the session (a new cookie)', response: SessionResponseSchema, status: 200, errors: [401] })
   async refresh(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.refresh(admin, clientInfo(req));
@@ -87,6 +93,7 @@ export class AuthController {
 
   @Post('logout')
   @Roles(...ACCESS.signedIn)
+  @Audit('auth.sign-out')
   @Contract({ summary: 'End the session (clears the cookie)', response: LogoutResponseSchema, status: 200, errors: [401] })
   async logout(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.logout(admin);

@@ -107,7 +107,7 @@ export class AuthService {
     const user = await this.users.findByEmail(normalized);
     await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, user, client, 'account');
     const fail = async (reason: string, message: string = AUTH_MESSAGES.invalidCredentials, code: 'unauthorized' | 'forbidden' = 'unauthorized') => {
-      await this.audit.record({ email: normalized, userId: user?.id ?? null, method: 'password', outcome: 'failure', reason, ip: client.ip });
+      await this.audit.record({ email: normalized, user, method: 'password', outcome: 'failure', reason, ip: client.ip });
       return new AppError(code, message);
     };
     if (user && !user.passwordLogin) throw await fail('method_disabled', AUTH_MESSAGES.passwordLoginDisabled, 'forbidden');
@@ -136,7 +136,9 @@ export class AuthService {
     await this.limit(`otp-hour:${key}:${address}`, SIGN_IN_RULES.codeHourlyPerAddress, 'code-hourly');
     await this.limitAccount(`otp-mail:${key}`, SIGN_IN_RULES.codesPerEmail, user, client, 'code-hourly');
     // The code belongs to this address: it replaces only the code this address asked for before.
-    return this.otp.issue(user, this.otp.requesterOf(client.ip));
+    const issued = await this.otp.issue(user, this.otp.requesterOf(client.ip));
+    await this.audit.recordCodeSent(user);
+    return issued;
   }
 
   async verifyOtp(email: string, code: string, client: ClientInfo): Promise<SignedIn> {
@@ -147,7 +149,7 @@ export class AuthService {
     const user = await this.users.findByEmail(normalized);
     await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, user, client, 'account');
     const fail = async (reason: string, message: string) => {
-      await this.audit.record({ email: normalized, userId: user?.id ?? null, method: 'otp', outcome: 'failure', reason, ip: client.ip });
+      await this.audit.record({ email: normalized, user, method: 'otp', outcome: 'failure', reason, ip: client.ip });
       return new AppError('unauthorized', message);
     };
     if (!user || !user.otpLogin) throw await fail(user ? 'method_disabled' : 'unknown_email', AUTH_MESSAGES.noActiveCode);
@@ -188,7 +190,7 @@ export class AuthService {
 
   private async signIn(user: AdminUser, method: 'password' | 'otp', client: ClientInfo): Promise<SignedIn> {
     const issued = await this.sessions.create(user.id, client);
-    await this.audit.record({ email: user.email, userId: user.id, method, outcome: 'success', ip: client.ip });
+    await this.audit.record({ email: user.email, user, method, outcome: 'success', ip: client.ip });
     return { user: publicUser(user), issued };
   }
 

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, Param, Put, Query, Res } from '@nestjs/c
 import type { Response } from 'express';
 import { AppError } from '../common/app-error';
 import { Contract } from '../common/contract';
+import { Audit } from '../audit/audit.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { ACCESS } from '../shared/contracts/roles';
 import {
@@ -81,6 +82,7 @@ export class KnowledgeGapsController {
 
   @Put(':id')
   @Roles(...ACCESS.knowledgeGapsWrite)
+  @Audit('knowledge-gap.update', { target: 'knowledge-gap' })
   @Contract({ summary: 'Mark a knowledge gap resolved, or open again', body: GapUpdateSchema, data: KnowledgeGapSchema, errors: [404] })
   async update(@Param('id') id: string, @Body() body: GapUpdate): Promise<Envelope<KnowledgeGap>> {
     return { success: true, data: await this.gaps.setStatus(idOf(id, 'knowledge gap'), body.status) };

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { Contract } from '../common/contract';
+import { Audit } from '../audit/audit.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { ACCESS } from '../shared/contracts/roles';
 import {
@@ -48,6 +49,7 @@ export class KnowledgeController {
 
   @Post()
   @Roles(...ACCESS.knowledgeWrite)
+  @Audit('knowledge.create', { target: 'knowledge', idFrom: (reply: Envelope<KnowledgeItem>) => reply.data.id })
   @Contract({ summary: 'Create a knowledge item', body: KnowledgeItemInputSchema, data: KnowledgeItemSchema, status: 201, errors: [413, 415] })
   async create(@Body() input: CheckedKnowledgeItem): Promise<Envelope<KnowledgeItem>> {
     const item = await this.knowledge.create(input);
@@ -57,6 +59,7 @@ export class KnowledgeController {
 
   @Put(':id')
   @Roles(...ACCESS.knowledgeWrite)
+  @Audit('knowledge.update', { target: 'knowledge' })
   @Contract({
     summary: 'Replace a knowledge item',
     description: 'Send the whole item. An attachment sent with its id and no content keeps its stored file; attachments left out are removed.',
@@ -72,6 +75,7 @@ export class KnowledgeController {
 
   @Delete(':id')
   @Roles(...ACCESS.knowledgeWrite)
+  @Audit('knowledge.delete', { target: 'knowledge' })
   @Contract({ summary: 'Delete a knowledge item', data: DeletedSchema, errors: [404] })
   async remove(@Param('id') id: string): Promise<Envelope<{ id: string }>> {
     await this.knowledge.remove(id);

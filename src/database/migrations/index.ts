@@ -16,6 +16,7 @@ import { KnowledgeGapsPostgres1732192100000 } from './postgres/1732192100000-kno
 import { ChunkEmbeddingsPostgres1732192200000 } from './postgres/1732192200000-chunk-embeddings';
 import { LimitsPostgres1732192500000 } from './postgres/1732192500000-limits';
 import { TeamPostgres1732193000000 } from './postgres/1732193000000-team';
+import { AuditPostgres1732193100000 } from './postgres/1732193100000-audit';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -33,6 +34,7 @@ import { ChunkEmbeddingsSqlite1732192200000 } from './sqlite/1732192200000-chunk
 import { KnowledgeIndexPendingSqlite1732192300000 } from './sqlite/1732192300000-knowledge-index-pending';
 import { LimitsSqlite1732192500000 } from './sqlite/1732192500000-limits';
 import { TeamSqlite1732193000000 } from './sqlite/1732193000000-team';
+import { AuditSqlite1732193100000 } from './sqlite/1732193100000-audit';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -52,6 +54,7 @@ export const SQLITE_MIGRATIONS = [
   KnowledgeIndexPendingSqlite1732192300000,
   LimitsSqlite1732192500000,
   TeamSqlite1732193000000,
+  AuditSqlite1732193100000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -71,4 +74,5 @@ export const POSTGRES_MIGRATIONS = [
   ChunkEmbeddingsPostgres1732192200000,
   LimitsPostgres1732192500000,
   TeamPostgres1732193000000,
+  AuditPostgres1732193100000,
 ];

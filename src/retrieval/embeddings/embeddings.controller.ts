@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import type { z } from 'zod';
 import { Contract } from '../../common/contract';
+import { Audit } from '../../audit/audit.decorator';
 import { Roles } from '../../auth/roles.decorator';
 import { ACCESS } from '../../shared/contracts/roles';
 import {
@@ -32,6 +33,7 @@ export class EmbeddingsController {
 
   @Put('config/embeddings')
   @Roles(...ACCESS.configuration)
+  @Audit('embeddings.update', { target: 'embeddings', id: 'settings' })
   @Contract({
     summary: 'Change the embeddings settings',
     description: 'Any subset of the fields. `apiKey`: absent, empty or the mask keeps the stored key; null removes it. Turning them on, or changing the model, starts a backfill.',
@@ -44,6 +46,7 @@ export class EmbeddingsController {
 
   @Post('config/embeddings/test')
   @Roles(...ACCESS.configuration)
+  @Audit('embeddings.key-test')
   @Contract({
     summary: 'Test the embeddings settings and key',
     description:
