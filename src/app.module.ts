@@ -4,6 +4,7 @@ import { AdminEventsModule } from './admin-events/admin-events.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { ServerSecretModule } from './auth/server-secret';
@@ -38,6 +39,7 @@ export class AppModule {
         JobsModule,
         ServerSecretModule,
         RateLimitModule,
+        AuditModule,
         KnowledgeModule,
         AuthModule,
         AdminEventsModule,

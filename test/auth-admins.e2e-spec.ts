@@ -85,7 +85,7 @@ describe('admin users', () => {
       expect(users[0].passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       expect(await methodsOf(first, 'boss@example.com')).toEqual({ password: true, otp: true });
       const ok = await login(first, 'boss@example.com', 'first password!').expect(200);
-      expect(ok.body.user).toEqual({ name: 'The Boss', email: 'boss@example.com' });
+      expect(ok.body.user).toMatchObject({ name: 'The Boss', email: 'boss@example.com', role: 'owner' });
       await first.close({ keepData: true });
 
       second = await startTestApp({
@@ -98,7 +98,7 @@ describe('admin users', () => {
       });
       await login(second, 'boss@example.com', 'first password!').expect(401);
       const renamed = await login(second, 'boss@example.com', 'second password!').expect(200);
-      expect(renamed.body.user).toEqual({ name: 'Chief', email: 'boss@example.com' });
+      expect(renamed.body.user).toMatchObject({ name: 'Chief', email: 'boss@example.com', role: 'owner' });
       expect(await second.dataSource.getRepository(AdminUser).count()).toBe(1);
       await second.close({ keepData: true });
 

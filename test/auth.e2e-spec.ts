@@ -137,10 +137,10 @@ describe('admin sign-in API, session cookie and guard', () => {
   });
 
   describe('login-password', () => {
-    it('signs in: message, user {name, email}, and an HttpOnly SameSite=Strict 24 h cookie with a 256-bit token', async () => {
+    it('signs in: message, user {id, name, email, role} (nothing secret), and an HttpOnly SameSite=Strict 24 h cookie with a 256-bit token', async () => {
       const res = await request(t.url).post('/api/auth/login-password').send({ email: 'Ada@Example.com', password: PASSWORD }).expect(200);
       expect(res.body).toMatchObject({ success: true, message: 'Login successful', user: { name: 'Ada Lovelace', email: 'ada@example.com' } });
-      expect(Object.keys(res.body.user).sort()).toEqual(['email', 'name']);
+      expect(Object.keys(res.body.user).sort()).toEqual(['email', 'id', 'name', 'role']);
       const header = setCookieHeader(res);
       expect(header).toMatch(/; HttpOnly/);
       expect(header).toMatch(/; SameSite=Strict/);

@@ -10,6 +10,7 @@ import request from 'supertest';
 import { io } from 'socket.io-client';
 import { AdminUsersService } from '../src/auth/admin-users.service';
 import { Clock } from '../src/auth/clock';
+import type { Role } from '../src/shared/contracts/roles';
 import { startTestApp, TestApp } from './support/test-app';
 
 const PERIOD_MS = 30_000;
@@ -27,8 +28,8 @@ describe('second factor (TOTP)', () => {
   const users = () => t.app.get(AdminUsersService);
   const advance = (ms: number) => (now += ms);
 
-  async function member(email: string, password = `${email} password`): Promise<{ email: string; password: string; id: string }> {
-    const user = (await users().findByEmail(email)) ?? (await users().create({ email, name: email.split('@')[0], password }));
+  async function member(email: string, password = `${email} password`, role: Role = 'owner'): Promise<{ email: string; password: string; id: string }> {
+    const user = (await users().findByEmail(email)) ?? (await users().create({ email, name: email.split('@')[0], password, role }));
     return { email, password, id: user.id };
   }
 
@@ -67,7 +68,7 @@ describe('second factor (TOTP)', () => {
     expect(enrolment.otpauthUri).toBe(`otpauth://totp/Support%20Assistant:ann%40example.com?issuer=Support%20Assistant&secret=${enrolment.secret}&algorithm=SHA1&digits=6&period=30`);
     expect(enrolment.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     // Not in force before a code confirms it: the next sign-in is a full one at once.
-    expect((await signInFirstFactor(ann)).body.user).toEqual({ name: 'ann', email: 'ann@example.com' });
+    expect((await signInFirstFactor(ann)).body.user).toMatchObject({ name: 'ann', email: 'ann@example.com' });
 
     const wrong = await agent.post('/api/auth/totp/confirm').send({ code: codeAt(enrolment.secret, now - 10 * PERIOD_MS) }).expect(400);
     expect(wrong.body.error.message).toMatch(/does not match/);
@@ -182,7 +183,7 @@ describe('second factor (TOTP)', () => {
     await agent.delete('/api/auth/totp').send({ code: codeAt(secret, now + 10 * PERIOD_MS) }).expect(400);
     await agent.delete('/api/auth/totp').send({ code: codeAt(secret, now) }).expect(200);
     expect((await agent.get('/api/auth/totp').expect(200)).body.data.enabled).toBe(false);
-    expect((await signInFirstFactor(eve)).body.user).toEqual({ name: 'eve', email: 'eve@example.com' });
+    expect((await signInFirstFactor(eve)).body.user).toMatchObject({ name: 'eve', email: 'eve@example.com' });
     expect(await t.dataSource.query(`SELECT * FROM admin_recovery_codes WHERE user_id = '${eve.id}'`)).toEqual([]);
   });
 
@@ -193,7 +194,7 @@ describe('second factor (TOTP)', () => {
     expect(noOwnYet.body.error.message).toMatch(/your own two-factor/);
     const ownerFactor = await enrol(ownerAgent);
 
-    const fay = await member('fay@example.com');
+    const fay = await member('fay@example.com', undefined, 'admin');
     const fayBefore = (await signInFirstFactor(fay)).agent;
     await fayBefore.get('/api/knowledge').expect(200);
 
@@ -214,6 +215,9 @@ describe('second factor (TOTP)', () => {
     const confirmed = await fresh.agent.post('/api/auth/totp/confirm').send({ code: codeAt(enrolment.secret, now) }).expect(200);
     expect(confirmed.body.data).toMatchObject({ signedIn: true, user: { email: 'fay@example.com' } });
     await fresh.agent.get('/api/knowledge').expect(200);
+    // Only an owner changes the policy or resets someone else's.
+    await fresh.agent.put('/api/auth/security').send({ requireSecondFactor: false }).expect(403);
+    await fresh.agent.delete(`/api/team/members/${owner.id}/totp`).expect(403);
     advance(PERIOD_MS);
     const cannotTurnOff = await fresh.agent.delete('/api/auth/totp').send({ code: codeAt(enrolment.secret, now) }).expect(403);
     expect(cannotTurnOff.body.error.message).toMatch(/required for every member/);
@@ -224,13 +228,16 @@ describe('second factor (TOTP)', () => {
     await ownerAgent.delete(`/api/team/members/${fay.id}/totp`).expect(200);
     await fresh.agent.get('/api/auth/me').expect(401);
     expect((await signInFirstFactor(fay)).body.secondFactor).toBe('enrol');
-    const audit = await t.dataSource.query(`SELECT reason FROM admin_sign_in_events WHERE email = 'fay@example.com' AND reason = 'reset_by_owner'`);
+    const audit = await t.dataSource.query(`SELECT * FROM audit_entries WHERE action = 'member.totp-reset'`);
     expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit[0])).toContain('owner@example.com');
 
     advance(PERIOD_MS);
     await ownerAgent.put('/api/auth/security').send({ requireSecondFactor: false }).expect(200);
-    expect((await signInFirstFactor(fay)).body.user).toEqual({ name: 'fay', email: 'fay@example.com' });
+    expect((await signInFirstFactor(fay)).body.user).toMatchObject({ name: 'fay', email: 'fay@example.com' });
     expect(ownerFactor.recoveryCodes).toHaveLength(10);
+    const actions = (await t.dataSource.query(`SELECT action FROM audit_entries`)).map((e: { action: string }) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['auth.totp-enable', 'settings.sign-in-policy', 'member.totp-reset', 'auth.first-factor-passed', 'auth.sign-in']));
   });
 });
 

@@ -7,15 +7,16 @@ import request from 'supertest';
 import { io, Socket } from 'socket.io-client';
 import { AdminUsersService } from '../src/auth/admin-users.service';
 import { Clock } from '../src/auth/clock';
+import type { Role } from '../src/shared/contracts/roles';
 import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /** Signs in through the API with a browser's user agent; answers the Cookie header of the session. */
-async function signIn(t: TestApp, email: string, userAgent: string): Promise<string> {
+async function signIn(t: TestApp, email: string, userAgent: string, role: Role = 'owner'): Promise<string> {
   const users = t.app.get(AdminUsersService);
-  if (!(await users.findByEmail(email))) await users.create({ email, name: email.split('@')[0], password: `${email} password` });
+  if (!(await users.findByEmail(email))) await users.create({ email, name: email.split('@')[0], password: `${email} password`, role });
   const res = await request(t.url).post('/api/auth/login-password').set('User-Agent', userAgent).send({ email, password: `${email} password` }).expect(200);
   return ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
 }
@@ -79,6 +80,23 @@ describe('sessions', () => {
     const all = (await request(t.url).get('/api/auth/sessions?scope=all').set('Cookie', cookie).expect(200)).body.data;
     expect(all.map((s: { user: { email: string } }) => s.user.email)).toEqual(expect.arrayContaining(['ida@example.com', 'hal@example.com']));
     await request(t.url).get('/api/auth/sessions?scope=everyone').set('Cookie', cookie).expect(400);
+  });
+
+  it("every role sees and ends its own sessions; only an owner sees or ends anyone else's", async () => {
+    const owner = await signIn(t, 'lee@example.com', CHROME_MAC);
+    const viewer = await signIn(t, 'vic@example.com', SAFARI_IPHONE, 'viewer');
+    const admin = await signIn(t, 'ada@example.com', CHROME_MAC, 'admin');
+    const viewerSessions = (await request(t.url).get('/api/auth/sessions').set('Cookie', viewer).expect(200)).body.data;
+    expect(viewerSessions.map((s: { user: { email: string } }) => s.user.email)).toEqual(['vic@example.com']);
+    const ownerId = (await request(t.url).get('/api/auth/sessions').set('Cookie', owner).expect(200)).body.data[0].id;
+    await request(t.url).get('/api/auth/sessions?scope=all').set('Cookie', admin).expect(403);
+    await request(t.url).delete(`/api/auth/sessions/${ownerId}`).set('Cookie', admin).expect(404);
+    await request(t.url).get('/api/auth/me').set('Cookie', owner).expect(200);
+    await request(t.url).delete(`/api/auth/sessions/${viewerSessions[0].id}`).set('Cookie', owner).expect(200);
+    await request(t.url).get('/api/auth/me').set('Cookie', viewer).expect(401);
+    await request(t.url).get('/api/api-keys').set('Cookie', admin).expect(200);
+    const ended = await t.dataSource.query(`SELECT actor_email FROM audit_entries WHERE action = 'session.end'`);
+    expect(ended.map((e: { actor_email: string }) => e.actor_email)).toContain('lee@example.com');
   });
 
   it('ending a session closes its /admin socket within a second and its cookie gets 401; ending your own signs you out', async () => {

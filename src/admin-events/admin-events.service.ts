@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Server } from 'socket.io';
-import type { AdminServerToClientEvents, ClientToServerEvents, ServerToClientEvents } from '../shared/contracts/socket';
-import { AdminEventsGateway } from './admin-events.gateway';
+import { ADMIN_EVENT_ROLES, type AdminServerToClientEvents, type ClientToServerEvents, type ServerToClientEvents } from '../shared/contracts/socket';
+import { AdminEventsGateway, roleRoom } from './admin-events.gateway';
 
 /**
- * Pushes events to every signed-in admin console (all servers, through the Redis adapter when
- * REDIS_URL is set). Features inject this: `adminEvents.emit('knowledge:changed', { id, action })`.
+ * Pushes events to the signed-in consoles allowed to see them (all servers, through the Redis
+ * adapter when REDIS_URL is set): each event goes to the roles ADMIN_EVENT_ROLES names for it.
+ * Features inject this: `adminEvents.emit('knowledge:changed', { id, action })`.
  */
 @Injectable()
 export class AdminEventsService {
@@ -13,7 +14,7 @@ export class AdminEventsService {
 
   emit<E extends keyof AdminServerToClientEvents>(event: E, ...args: Parameters<AdminServerToClientEvents[E]>): void {
     // Before the socket server is up (start-up), there is nobody to tell.
-    this.gateway.namespace?.emit(event, ...args);
+    this.gateway.namespace?.to(ADMIN_EVENT_ROLES[event].map(roleRoom)).emit(event, ...args);
   }
 
   /**

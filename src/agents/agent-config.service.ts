@@ -1,7 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
+import { auditSecret } from '../audit/audit-diff';
+import { AuditTargets, type TargetSnapshot } from '../audit/audit-targets';
 import { AppError } from '../common/app-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
@@ -60,7 +62,44 @@ export class AgentConfigService {
     private readonly box: SecretBox,
     private readonly bus: ConfigChangeBus,
     private readonly adminEvents: AdminEventsService,
-  ) {}
+    @Optional() auditTargets?: AuditTargets,
+  ) {
+    auditTargets?.register('agent', { snapshot: (id) => this.agentSnapshot(id) });
+    auditTargets?.register('settings', { snapshot: async () => ({ title: 'Global settings', fields: { ...(await this.registry.reload()).global } }) });
+  }
+
+  /** An agent as the audit log compares it: its settings, and whether its key changed (a fingerprint of the key, never the key). */
+  private async agentSnapshot(agentId: string): Promise<TargetSnapshot | null> {
+    const row = await this.agents.findOneBy({ agentId });
+    if (!row) return null;
+    let key: string | null = row.apiKeyCipher;
+    try {
+      // The stored form changes with every save (a new IV): compare what it decrypts to.
+      key = row.apiKeyCipher && this.box.decrypt(row.apiKeyCipher, agentId);
+    } catch {
+      // A damaged value is compared as stored.
+    }
+    return {
+      title: row.agentName,
+      fields: {
+        agentName: row.agentName,
+        vertical: row.vertical,
+        enabled: row.enabled,
+        systemPrompt: row.systemPrompt,
+        timeout: row.timeoutMs,
+        llmConfig: {
+          provider: row.provider,
+          model: row.model,
+          apiKey: auditSecret(key),
+          temperature: row.temperature,
+          maxTokens: row.maxTokens,
+          endpoint: row.endpoint,
+          baseUrl: row.baseUrl,
+          apiVersion: row.apiVersion,
+        },
+      },
+    };
+  }
 
   async getConfig(): Promise<SystemConfigDto> {
     const snapshot = await this.registry.reload();

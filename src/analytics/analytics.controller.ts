@@ -2,6 +2,8 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { z } from 'zod';
 import { Contract } from '../common/contract';
+import { Roles } from '../auth/roles.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import {
   AgentAnalyticsQuerySchema,
   AgentPerformanceRowSchema,
@@ -31,24 +33,28 @@ export class AnalyticsController {
   ) {}
 
   @Get('system')
+  @Roles(...ACCESS.analyticsRead)
   @Contract({ summary: 'Requests, tokens, cost, requests by vertical, recent errors and an hourly series', query: AnalyticsWindowQuerySchema, data: SystemAnalyticsSchema })
   async system(@Query() query: Window): Promise<Envelope<SystemAnalytics>> {
     return { success: true, data: await this.analytics.system(query.hours) };
   }
 
   @Get('agents')
+  @Roles(...ACCESS.analyticsRead)
   @Contract({ summary: 'Performance per agent', query: AgentAnalyticsQuerySchema, data: [AgentPerformanceRowSchema] })
   async agents(@Query() query: z.output<typeof AgentAnalyticsQuerySchema>): Promise<Envelope<AgentPerformanceRow[]>> {
     return { success: true, data: await this.analytics.agents(query.hours, query.agentId) };
   }
 
   @Get('costs')
+  @Roles(...ACCESS.analyticsRead)
   @Contract({ summary: 'Cost per provider and model', query: AnalyticsWindowQuerySchema, data: [ModelCostRowSchema] })
   async costs(@Query() query: Window): Promise<Envelope<ModelCostRow[]>> {
     return { success: true, data: await this.analytics.costs(query.hours) };
   }
 
   @Get('performance')
+  @Roles(...ACCESS.analyticsRead)
   @Contract({ summary: 'Latency (mean, p50, p95) and time to first token', query: AnalyticsWindowQuerySchema, data: PerformanceAnalyticsSchema })
   async performance(@Query() query: Window): Promise<Envelope<PerformanceAnalytics>> {
     return { success: true, data: await this.analytics.performance(query.hours) };
@@ -56,6 +62,7 @@ export class AnalyticsController {
 
   /** Every event of the window as a download, streamed: `format` json (default) or csv. */
   @Get('export')
+  @Roles(...ACCESS.analyticsRead)
   @Contract({
     summary: 'Download every usage event of the window',
     query: ExportQuerySchema,

@@ -7,6 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { csvField, startDownload } from '../common/download';
 import { portableSql } from '../database/sql';
 import { AnalyticsWindow, EXPORT_COLUMNS, ExportFormat, FeedbackVote, UsageExportRow } from '../shared/contracts/analytics';
 import { AnalyticsClock } from './analytics-clock';
@@ -61,17 +62,6 @@ function toExportRow(row: EventRow): UsageExportRow {
   };
 }
 
-/**
- * One CSV field (RFC 4180 quoting). Text that a spreadsheet would run as a formula (=, +, -, @,
- * tab, carriage return first) gets a leading apostrophe: error messages come from outside.
- */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function csvLine(row: UsageExportRow): string {
   return `${EXPORT_COLUMNS.map((column) => csvField(row[column])).join(',')}\r\n`;
 }
@@ -94,30 +84,16 @@ export class UsageExportService {
   async stream(hours: AnalyticsWindow, format: ExportFormat, res: Response): Promise<void> {
     const now = this.clock.now();
     const span = spanOf(hours, now);
-    res.status(200);
-    res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="${this.fileName(hours, format, now)}"`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    let closed = false;
-    res.on('close', () => (closed = true));
-    const write = async (chunk: string) => {
-      if (closed) return;
-      if (!res.write(chunk)) await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    };
+    const download = startDownload(res, {
+      contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+      fileName: this.fileName(hours, format, now),
+    });
+    const write = (chunk: string) => download.write(chunk);
 
     await write(format === 'csv' ? CSV_HEADER : '[');
     let first = true;
     let after: { createdAt: number; id: string } | undefined;
-    while (!closed) {
+    while (!download.closed) {
       const rows = await this.page(span.from, span.to, after);
       if (rows.length === 0) break;
       let chunk = '';
@@ -135,7 +111,7 @@ export class UsageExportService {
       if (rows.length < PAGE_SIZE) break;
     }
     if (format === 'json') await write(first ? ']' : '\n]\n');
-    if (!closed) res.end();
+    download.end();
   }
 
   private page(from: number, to: number, after?: { createdAt: number; id: string }): Promise<EventRow[]> {

@@ -17,6 +17,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AgentRegistryService } from '../agents/agent-registry.service';
+import type { AuditActor } from '../audit/audit.service';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { AppError } from '../common/app-error';
 import type { ApiKeyScope } from '../shared/contracts/api-keys';
@@ -31,7 +32,8 @@ export interface ApiKeyRequirement {
   anonymous?: 'unless-required';
 }
 
-export type ApiKeyRequest = Request & { apiKey?: ApiKeyPrincipal };
+/** `auditActor`: a change made with a key is recorded in the audit log as made by that key. */
+export type ApiKeyRequest = Request & { apiKey?: ApiKeyPrincipal; auditActor?: AuditActor };
 
 /** The raw key of a request: `X-API-Key`, else the token of `Authorization: Bearer`. */
 export function apiKeyOf(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -71,6 +73,7 @@ export class ApiKeyGuard implements CanActivate {
       throw new AppError('unauthorized', API_KEY_MESSAGES.missing);
     }
     req.apiKey = await this.keys.authenticate(raw, requirement.scope);
+    req.auditActor = { kind: 'api-key', id: req.apiKey.id, name: `${req.apiKey.name} (${req.apiKey.prefix})` };
     return true;
   }
 }

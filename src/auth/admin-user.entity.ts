@@ -1,7 +1,12 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../database/columns';
+import type { Role } from '../shared/contracts/roles';
 
-/** An administrator. `email` is stored normalized (trimmed, lower-case), so it is unique case-insensitively. */
+/**
+ * A member of the console (owner, admin, agent or viewer). `email` is stored normalized (trimmed,
+ * lower-case), so it is unique case-insensitively. A disabled member cannot sign in and has no
+ * valid session.
+ */
 @Entity('admin_users')
 @Index('idx_admin_users_email', ['email'], { unique: true })
 export class AdminUser {
@@ -23,6 +28,13 @@ export class AdminUser {
 
   @Column({ name: 'otp_login', type: 'boolean' })
   otpLogin: boolean;
+
+  @Column({ type: 'varchar', length: 10 })
+  role: Role;
+
+  /** When the member was disabled; null while enabled. */
+  @EpochMsColumn({ name: 'disabled_at', nullable: true })
+  disabledAt: number | null;
 
   @EpochMsColumn({ name: 'created_at' })
   createdAt: number;

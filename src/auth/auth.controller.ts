@@ -20,7 +20,10 @@ import {
 import { AuthService, AuthStats, publicUser, SignedIn } from './auth.service';
 import { clearedSessionCookie, sessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
+import { Audit } from '../audit/audit.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import { Public, SessionStages } from './public.decorator';
+import { Roles } from './roles.decorator';
 import { clientInfo, RequestAuthenticator } from './request-authenticator';
 import { RetryAfterInterceptor } from './retry-after.interceptor';
 import type { AdminAuth, IssuedSession } from './session.service';
@@ -42,6 +45,7 @@ export class AuthController {
 
   @Public()
   @Post('check-methods')
+  @Audit(false)
   @Contract({ summary: 'Which sign-in methods an email may use', body: EmailRequestSchema, response: CheckMethodsResponseSchema, status: 200, errors: [403, 429] })
   async checkMethods(@Body() body: z.output<typeof EmailRequestSchema>, @Req() req: Request) {
     const methods = await this.auth.checkMethods(body.email, clientInfo(req));
@@ -50,6 +54,7 @@ export class AuthController {
 
   @Public()
   @Post('login-password')
+  @Audit(false)
   @Contract({ summary: 'Sign in with a password (sets the session cookie)', body: PasswordLoginSchema, response: SignInResponseSchema, status: 200, errors: [401, 403, 429] })
   async loginPassword(@Body() body: z.output<typeof PasswordLoginSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.loginWithPassword(body.email, body.password, clientInfo(req));
@@ -58,6 +63,7 @@ export class AuthController {
 
   @Public()
   @Post('request-otp')
+  @Audit(false)
   @Contract({ summary: 'Mail a 6-digit sign-in code', body: EmailRequestSchema, response: RequestOtpResponseSchema, status: 200, errors: [403, 429] })
   async requestOtp(@Body() body: z.output<typeof EmailRequestSchema>, @Req() req: Request) {
     const { expiresAt } = await this.auth.requestOtp(body.email, clientInfo(req));
@@ -66,6 +72,7 @@ export class AuthController {
 
   @Public()
   @Post('verify-otp')
+  @Audit(false)
   @Contract({ summary: 'Sign in with the mailed code (sets the session cookie)', body: VerifyOtpSchema, response: SignInResponseSchema, status: 200, errors: [401, 403, 429] })
   async verifyOtp(@Body() body: z.output<typeof VerifyOtpSchema>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.verifyOtp(body.email, body.otp, clientInfo(req));
@@ -74,6 +81,8 @@ export class AuthController {
 
   @Post('verify-totp')
   @SessionStages('totp')
+  @Roles(...ACCESS.signedIn)
+  @Audit(false)
   @Contract({
     summary: 'Second sign-in step: the authenticator code, or a recovery code (sets the full session cookie)',
     description: 'Needs the cookie of a sign-in answered `secondFactor: totp`. Wrong, stale and replayed codes are 401 and count in the sign-in throttling.',
@@ -89,6 +98,7 @@ export class AuthController {
 
   @Get('me')
   @SessionStages('full', 'totp', 'enrol')
+  @Roles(...ACCESS.signedIn)
   @Contract({ summary: 'The signed-in admin (or the sign-in step still to go)', response: AnyMeResponseSchema, errors: [401] })
   me(@CurrentAdmin() admin: AdminAuth) {
     const user = publicUser(admin.user);
@@ -99,6 +109,8 @@ export class AuthController {
   }
 
   @Post('refresh')
+  @Roles(...ACCESS.signedIn)
+  @Audit('auth.refresh')
   @Contract({ summary: 'Renew the session (a new cookie)', response: SessionResponseSchema, status: 200, errors: [401] })
   async refresh(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const signedIn = await this.auth.refresh(admin, clientInfo(req));
@@ -107,6 +119,8 @@ export class AuthController {
 
   @Post('logout')
   @SessionStages('full', 'totp', 'enrol')
+  @Roles(...ACCESS.signedIn)
+  @Audit('auth.sign-out')
   @Contract({ summary: 'End the session (clears the cookie)', response: LogoutResponseSchema, status: 200, errors: [401] })
   async logout(@CurrentAdmin() admin: AdminAuth, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.logout(admin);
@@ -115,6 +129,7 @@ export class AuthController {
   }
 
   @Get('stats')
+  @Roles(...ACCESS.team)
   @Contract({ summary: 'Sign-in figures: admins, active sessions, sign-ins and failures of the last day', data: AuthStatsSchema, errors: [401] })
   async stats(): Promise<{ success: true; data: AuthStats }> {
     return { success: true, data: await this.auth.stats() };

@@ -3,6 +3,7 @@ import { AppError } from '../common/app-error';
 
 export const AUTH_MESSAGES = {
   emailNotAuthorized: 'Email not authorized',
+  accountDisabled: 'This account is disabled. Ask an owner or admin of your team to enable it.',
   notAuthenticated: 'Not authenticated',
   signInStepExpired: 'This sign-in has timed out or was already completed. Please sign in again.',
   invalidCredentials: 'Invalid email or password',

@@ -25,6 +25,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../common/app-error';
 import { RATE_LIMITER, RateLimiter, RateLimitRule } from '../common/rate-limit/rate-limiter';
 import { APP_CONFIG, AppConfig, normalizeEmail, PASSWORD_MAX_LENGTH } from '../config/app-config';
+import type { AuthUser } from '../shared/contracts/auth';
 import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
 import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError, RateLimitedWhat } from './auth.errors';
@@ -60,10 +61,7 @@ export interface LoginMethods {
   otp: boolean;
 }
 
-export interface PublicUser {
-  name: string;
-  email: string;
-}
+export type PublicUser = AuthUser;
 
 export interface SignedIn {
   user: PublicUser;
@@ -79,7 +77,7 @@ export interface AuthStats {
 }
 
 export function publicUser(user: AdminUser): PublicUser {
-  return { name: user.name, email: user.email };
+  return { id: user.id, name: user.name, email: user.email, role: user.role };
 }
 
 /** Rate-limit keys carry a hash, not the address, so Redis never holds the admin emails. */
@@ -105,6 +103,7 @@ export class AuthService {
     await this.limitIp(client);
     const user = await this.users.findByEmail(email);
     if (!user || (!user.passwordLogin && !user.otpLogin)) throw new AppError('forbidden', AUTH_MESSAGES.emailNotAuthorized);
+    if (user.disabledAt !== null) throw new AppError('forbidden', AUTH_MESSAGES.accountDisabled);
     return { password: user.passwordLogin && user.passwordHash !== null, otp: user.otpLogin };
   }
 
@@ -116,7 +115,7 @@ export class AuthService {
     const user = await this.users.findByEmail(normalized);
     await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, user, client, 'account');
     const fail = async (reason: string, message: string = AUTH_MESSAGES.invalidCredentials, code: 'unauthorized' | 'forbidden' = 'unauthorized') => {
-      await this.audit.record({ email: normalized, userId: user?.id ?? null, method: 'password', outcome: 'failure', reason, ip: client.ip });
+      await this.audit.record({ email: normalized, user, method: 'password', outcome: 'failure', reason, ip: client.ip });
       return new AppError(code, message);
     };
     if (user && !user.passwordLogin) throw await fail('method_disabled', AUTH_MESSAGES.passwordLoginDisabled, 'forbidden');
@@ -125,6 +124,8 @@ export class AuthService {
     const ok = await verifyPassword(plausible ? user?.passwordHash : null, plausible ? password : '');
     if (!user) throw await fail('unknown_email');
     if (!ok) throw await fail('bad_password');
+    // Said only to whoever knows the password.
+    if (user.disabledAt !== null) throw await fail('disabled', AUTH_MESSAGES.accountDisabled, 'forbidden');
     // The counts are of tries since the last success.
     await this.clearTries(key, client);
     return this.signIn(user, 'password', client);
@@ -136,13 +137,16 @@ export class AuthService {
     const user = await this.users.findByEmail(normalized);
     if (!user) throw new AppError('forbidden', AUTH_MESSAGES.emailNotAuthorized);
     if (!user.otpLogin) throw new AppError('forbidden', AUTH_MESSAGES.otpLoginDisabled);
+    if (user.disabledAt !== null) throw new AppError('forbidden', AUTH_MESSAGES.accountDisabled);
     const key = emailKey(normalized);
     const address = client.ip ?? 'unknown';
     await this.limit(`otp-burst:${key}:${address}`, SIGN_IN_RULES.codeBurstPerAddress, 'code-burst');
     await this.limit(`otp-hour:${key}:${address}`, SIGN_IN_RULES.codeHourlyPerAddress, 'code-hourly');
     await this.limitAccount(`otp-mail:${key}`, SIGN_IN_RULES.codesPerEmail, user, client, 'code-hourly');
     // The code belongs to this address: it replaces only the code this address asked for before.
-    return this.otp.issue(user, this.otp.requesterOf(client.ip));
+    const issued = await this.otp.issue(user, this.otp.requesterOf(client.ip));
+    await this.audit.recordCodeSent(user);
+    return issued;
   }
 
   async verifyOtp(email: string, code: string, client: ClientInfo): Promise<SignedIn> {
@@ -153,10 +157,11 @@ export class AuthService {
     const user = await this.users.findByEmail(normalized);
     await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, user, client, 'account');
     const fail = async (reason: string, message: string) => {
-      await this.audit.record({ email: normalized, userId: user?.id ?? null, method: 'otp', outcome: 'failure', reason, ip: client.ip });
+      await this.audit.record({ email: normalized, user, method: 'otp', outcome: 'failure', reason, ip: client.ip });
       return new AppError('unauthorized', message);
     };
     if (!user || !user.otpLogin) throw await fail(user ? 'method_disabled' : 'unknown_email', AUTH_MESSAGES.noActiveCode);
+    if (user.disabledAt !== null) throw await fail('disabled', AUTH_MESSAGES.accountDisabled);
     const result = await this.otp.verify(user, code, this.otp.requesterOf(client.ip));
     if (!result.ok) {
       const message = {
@@ -184,7 +189,7 @@ export class AuthService {
     await this.limitAccount(`signin-email:${key}`, SIGN_IN_RULES.failuresPerEmail, auth.user, client, 'account');
     const result = await this.secondFactor.verify(auth.user.id, proof);
     if (!result.ok) {
-      await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: result.method, outcome: 'failure', reason: result.reason === 'wrong' ? 'wrong_code' : result.reason, ip: client.ip });
+      await this.audit.record({ email: auth.user.email, user: auth.user, method: result.method, outcome: 'failure', reason: result.reason === 'wrong' ? 'wrong_code' : result.reason, ip: client.ip });
       const message =
         result.reason === 'replayed'
           ? SECOND_FACTOR_MESSAGES.replayed
@@ -197,7 +202,7 @@ export class AuthService {
     }
     await this.clearTries(key, client);
     const issued = await this.sessions.promote(auth.session, client);
-    await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: result.method, outcome: 'success', ip: client.ip });
+    await this.audit.record({ email: auth.user.email, user: auth.user, method: result.method, outcome: 'success', ip: client.ip });
     return { user: publicUser(auth.user), issued };
   }
 
@@ -229,7 +234,7 @@ export class AuthService {
     const stage = (await this.secondFactor.isEnabled(user.id)) ? 'totp' : (await this.policy.get()).requireSecondFactor ? 'enrol' : 'full';
     const issued = await this.sessions.create(user.id, client, stage);
     // 'partial': the password or code was right, the authenticator code is still to come.
-    await this.audit.record({ email: user.email, userId: user.id, method, outcome: stage === 'totp' ? 'partial' : 'success', ip: client.ip });
+    await this.audit.record({ email: user.email, user, method, outcome: stage === 'totp' ? 'partial' : 'success', ip: client.ip });
     return { user: publicUser(user), issued };
   }
 

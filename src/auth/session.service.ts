@@ -16,6 +16,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
+import type { Role } from '../shared/contracts/roles';
 import { AdminSession, SessionStage } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { Clock } from './clock';
@@ -62,7 +63,7 @@ export class SessionService {
     return issued;
   }
 
-  /** The full session and its admin for a cookie token, or null when unknown, revoked, expired, not full, or the admin is gone. */
+  /** The full session and its member for a cookie token, or null when unknown, revoked, expired, not full, or the member is gone or disabled. */
   async validate(token: string | undefined): Promise<AdminAuth | null> {
     return this.validateAt(token, ['full']);
   }
@@ -77,10 +78,11 @@ export class SessionService {
     return auth;
   }
 
-  /** Whether a session id is still valid and full (the socket namespace re-checks its sockets with this). */
-  async isActive(sessionId: string): Promise<boolean> {
+  /** The role of a full session's member while the session is valid, else null (the socket namespace re-checks its sockets with this). */
+  async activeRole(sessionId: string): Promise<Role | null> {
     const session = await this.sessions.findOneBy({ id: sessionId });
-    return session?.stage === 'full' && (await this.check(session)) !== null;
+    if (session?.stage !== 'full') return null;
+    return (await this.check(session))?.user.role ?? null;
   }
 
   /**
@@ -114,7 +116,7 @@ export class SessionService {
     await queuedWrite(this.dataSource, () =>
       this.sessions.createQueryBuilder().update().set({ revokedAt: now }).where('user_id = :userId AND revoked_at IS NULL', { userId }).execute(),
     );
-    this.events.publish({ type: 'user-sessions-ended', userId });
+    void this.events.publish({ type: 'user-sessions-ended', userId });
   }
 
   /**
@@ -132,7 +134,7 @@ export class SessionService {
     await queuedWrite(this.dataSource, () =>
       this.sessions.createQueryBuilder().update().set({ stage: 'enrol' }).where("id IN (:...ids) AND stage = 'full'", { ids }).execute(),
     );
-    for (const sessionId of ids) this.events.publish({ type: 'revoked', sessionId });
+    for (const sessionId of ids) void this.events.publish({ type: 'revoked', sessionId });
     return ids;
   }
 
@@ -156,7 +158,7 @@ export class SessionService {
       return true;
     });
     if (!rotated) throw new AppError('unauthorized', 'Not authenticated');
-    if (current.stage === 'full' && stage === 'full') this.events.publish({ type: 'rotated', fromSessionId: current.id, toSessionId: next.session.id });
+    if (current.stage === 'full' && stage === 'full') void this.events.publish({ type: 'rotated', fromSessionId: current.id, toSessionId: next.session.id });
     return next;
   }
 
@@ -170,7 +172,7 @@ export class SessionService {
         .where('id = :id AND revoked_at IS NULL', { id: sessionId })
         .execute(),
     );
-    this.events.publish({ type: 'revoked', sessionId });
+    void this.events.publish({ type: 'revoked', sessionId });
   }
 
   countActive(): Promise<number> {
@@ -213,6 +215,6 @@ export class SessionService {
   private async check(session: AdminSession | null): Promise<AdminAuth | null> {
     if (!session || session.revokedAt !== null || session.expiresAt <= this.clock.now()) return null;
     const user = await this.users.findOneBy({ id: session.userId });
-    return user ? { user, session } : null;
+    return user && user.disabledAt === null ? { user, session } : null;
   }
 }

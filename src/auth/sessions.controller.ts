@@ -1,6 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { Audit } from '../audit/audit.decorator';
 import { Contract } from '../common/contract';
+import { ACCESS } from '../shared/contracts/roles';
+import { Roles } from './roles.decorator';
 import { EndedSessionSchema, SessionInfoSchema, SessionListQuerySchema, type SessionListQuery } from '../shared/contracts/auth';
 import { clearedSessionCookie } from './cookies';
 import { CurrentAdmin } from './current-admin.decorator';
@@ -13,6 +16,7 @@ import type { AdminAuth } from './session.service';
  * anyone's. An ended session's /admin sockets close on every server.
  */
 @Controller('api/auth/sessions')
+@Roles(...ACCESS.signedIn)
 export class SessionsController {
   constructor(
     private readonly account: AccountSecurityService,
@@ -27,6 +31,7 @@ export class SessionsController {
 
   @Delete(':id')
   @HttpCode(200)
+  @Audit('session.end')
   @Contract({ summary: 'End a session (yours, or anyone\'s for owners); ending your own signs you out', data: EndedSessionSchema, errors: [404] })
   async end(@CurrentAdmin() admin: AdminAuth, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { current } = await this.account.endSession(admin, id);

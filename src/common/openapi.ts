@@ -12,8 +12,10 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/cookies';
+import { ROLES_EXTENSION } from '../auth/roles.decorator';
+import { DEFAULT_ROLES, ROLES, type Role } from '../shared/contracts/roles';
 import { ErrorEnvelopeSchema } from '../shared/contracts/http';
-import { SOCKET_EVENTS } from '../shared/contracts/socket';
+import { ADMIN_EVENT_ROLES, SOCKET_EVENTS, type AdminServerToClientEvents } from '../shared/contracts/socket';
 import { CONTRACT_SCHEMAS } from './contract';
 
 export const OPENAPI_JSON_PATH = '/api/openapi.json';
@@ -71,7 +73,8 @@ function socketEventsText(): string {
     ];
     const block = (schema: z.ZodType) => ['  ```json', ...JSON.stringify(jsonSchemaOf(schema), null, 2).split('\n').map((line) => `  ${line}`), '  ```'];
     for (const [name, direction, event] of all) {
-      lines.push('', `- **\`${name}\`** (${direction}): ${event.about}`, '', ...block(event.payload));
+      const roles = namespace === '/admin' ? ` Roles: ${ADMIN_EVENT_ROLES[name as keyof AdminServerToClientEvents].join(', ')}.` : '';
+      lines.push('', `- **\`${name}\`** (${direction}): ${event.about}${roles}`, '', ...block(event.payload));
       if (event.ack) lines.push('', '  Acknowledgement:', '', ...block(event.ack));
     }
   }
@@ -81,10 +84,14 @@ function socketEventsText(): string {
 const DESCRIPTION = [
   'The support assistant’s HTTP API. Every answer is JSON: `{ "success": true, "data": … }` on success (sign-in answers also carry `message` and `user`), and the error envelope `{ "success": false, "error": { "code", "message" }, "requestId" }` with a 4xx or 5xx status on failure. `error.code` is stable; `error.message` is written for people and may be shown as it is.',
   '',
-  'Admin routes (`/api/knowledge`, `/api/config`, `/api/analytics`, the signed-in auth routes) need the HttpOnly session cookie that a successful sign-in sets; state-changing requests from another origin are refused with 403. Routes marked without a lock are public.',
+  'Admin routes (`/api/knowledge`, `/api/config`, `/api/analytics`, `/api/team`, `/api/audit`, the signed-in auth routes, ...) need the HttpOnly session cookie that a successful sign-in sets; state-changing requests from another origin are refused with 403. Routes marked without a lock are public.',
+  '',
+  `Members have a role: ${ROLES.join(', ')}. Each admin route lists the roles that may use it in \`x-roles\` and in its description; a member with another role gets 403 \`forbidden\`.`,
   '',
   '`POST /interact` answers with the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events: `chat:delta` (`{requestId, text}`) frames, then one `chat:done` (`{requestId, data}`, data as in the JSON reply) or `chat:error` (`{requestId, code, message}`).',
 ].join('\n');
+
+type OperationWithRoles = { security?: unknown[]; responses?: Record<string, unknown>; description?: string; [ROLES_EXTENSION]?: Role[] };
 
 /** The document, built from the running app's controllers. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -100,14 +107,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: true });
   document.components = { ...document.components, schemas: { ...(document.components?.schemas ?? {}), ...componentSchemas() } as never };
-  // Routes under the document's session requirement answer 401 without a valid session.
+  // Routes under the document's session requirement answer 401 without a valid session, and 403
+  // to a member whose role they do not accept (their roles: @Roles, or owners and admins).
+  const envelope = { content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}ErrorEnvelope` } } } };
   for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations) as Array<{ security?: unknown[]; responses?: Record<string, unknown> }>) {
+    for (const operation of Object.values(operations) as Array<OperationWithRoles>) {
       if (typeof operation !== 'object' || !operation?.responses) continue;
       const isPublic = Array.isArray(operation.security) && operation.security.some((r) => Object.keys(r as object).length === 0);
       const byKey = Array.isArray(operation.security) && operation.security.some((r) => 'apiKey' in (r as object));
-      const description = byKey ? 'No valid API key.' : 'No valid admin session.';
-      if (!isPublic || byKey) operation.responses['401'] ??= { description, content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}ErrorEnvelope` } } } };
+      if (byKey) operation.responses['401'] ??= { description: 'No valid API key.', ...envelope };
+      if (isPublic) continue;
+      operation.responses['401'] ??= { description: 'No valid admin session.', ...envelope };
+      const roles = (operation[ROLES_EXTENSION] ??= [...DEFAULT_ROLES]);
+      operation.description = [operation.description, `Roles: ${roles.join(', ')}.`].filter(Boolean).join('\n\n');
+      if (roles.length < ROLES.length) operation.responses['403'] ??= { description: `Not allowed: the member's role is not one of ${roles.join(', ')} (or another origin).`, ...envelope };
     }
   }
   return document;

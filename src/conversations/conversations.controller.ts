@@ -2,6 +2,9 @@ import { Body, Controller, Get, Header, Param, Put, Query, Res } from '@nestjs/c
 import type { Response } from 'express';
 import { AppError } from '../common/app-error';
 import { Contract } from '../common/contract';
+import { Audit } from '../audit/audit.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import {
   ConversationExportSchema,
   ConversationListQuerySchema,
@@ -41,18 +44,21 @@ export class ConversationsController {
   ) {}
 
   @Get()
+  @Roles(...ACCESS.conversationsRead)
   @Contract({ summary: 'Conversations, newest activity first: filters, full-text search in their messages, pages', query: ConversationListQuerySchema, data: ConversationPageSchema })
   async list(@Query() query: ConversationListQuery): Promise<Envelope<ConversationPage>> {
     return { success: true, data: await this.transcripts.list(query) };
   }
 
   @Get(':id')
+  @Roles(...ACCESS.conversationsRead)
   @Contract({ summary: 'A conversation with every message, and per reply its sources, confidence, vote and timings', data: ConversationTranscriptSchema, errors: [404] })
   async get(@Param('id') id: string): Promise<Envelope<ConversationTranscript>> {
     return { success: true, data: await this.transcripts.transcript(idOf(id, 'conversation')) };
   }
 
   @Get(':id/export')
+  @Roles(...ACCESS.conversationsRead)
   @Header('Cache-Control', 'no-store')
   @Contract({ summary: 'Download a conversation as a JSON file', response: ConversationExportSchema, errors: [404] })
   async export(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<ConversationExport> {
@@ -68,12 +74,15 @@ export class KnowledgeGapsController {
   constructor(private readonly gaps: KnowledgeGapsService) {}
 
   @Get()
+  @Roles(...ACCESS.conversationsRead)
   @Contract({ summary: 'Questions the knowledge base did not answer well, grouped, most asked first', query: GapListQuerySchema, data: GapPageSchema })
   async list(@Query() query: GapListQuery): Promise<Envelope<GapPage>> {
     return { success: true, data: await this.gaps.list(query) };
   }
 
   @Put(':id')
+  @Roles(...ACCESS.knowledgeGapsWrite)
+  @Audit('knowledge-gap.update', { target: 'knowledge-gap' })
   @Contract({ summary: 'Mark a knowledge gap resolved, or open again', body: GapUpdateSchema, data: KnowledgeGapSchema, errors: [404] })
   async update(@Param('id') id: string, @Body() body: GapUpdate): Promise<Envelope<KnowledgeGap>> {
     return { success: true, data: await this.gaps.setStatus(idOf(id, 'knowledge gap'), body.status) };

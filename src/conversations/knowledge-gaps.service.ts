@@ -12,6 +12,7 @@
 import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
+import { AuditTargets } from '../audit/audit-targets';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { AppError } from '../common/app-error';
 import { dialectOf } from '../database/data-source';
@@ -78,8 +79,17 @@ export class KnowledgeGapsService implements OnModuleInit {
     private readonly adminEvents: AdminEventsService,
     private readonly clock: ConversationsClock,
     @Optional() @Inject(GAP_MATCHER) matcher?: GapMatcher,
+    @Optional() auditTargets?: AuditTargets,
   ) {
     this.matcher = matcher ?? termGapMatcher;
+    // Named by its vertical and stemmed terms: a visitor's own wording ends with the conversations'
+    // retention, which the audit log's outlasts.
+    auditTargets?.register('knowledge-gap', {
+      snapshot: async (id) => {
+        const gap = await this.get(id.toLowerCase()).catch(() => null);
+        return gap && { title: `${gap.vertical}: ${gap.terms.slice(0, 6).join(' ')}`, fields: { status: gap.status } };
+      },
+    });
   }
 
   onModuleInit(): void {

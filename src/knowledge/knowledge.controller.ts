@@ -1,6 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { Contract } from '../common/contract';
+import { Audit } from '../audit/audit.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import {
   type CheckedKnowledgeItem,
   DeletedSchema,
@@ -26,6 +29,7 @@ export class KnowledgeController {
   ) {}
 
   @Get()
+  @Roles(...ACCESS.knowledgeRead)
   @Contract({
     summary: 'List knowledge items',
     description: 'Newest first; with `search`, ranked by relevance (BM25) first. Attachments are listed without their content.',
@@ -37,12 +41,15 @@ export class KnowledgeController {
   }
 
   @Get(':id')
+  @Roles(...ACCESS.knowledgeRead)
   @Contract({ summary: 'Read a knowledge item with its attachments', data: KnowledgeItemSchema, errors: [404] })
   async get(@Param('id') id: string): Promise<Envelope<KnowledgeItem>> {
     return { success: true, data: await this.knowledge.get(id) };
   }
 
   @Post()
+  @Roles(...ACCESS.knowledgeWrite)
+  @Audit('knowledge.create', { target: 'knowledge', idFrom: (reply: Envelope<KnowledgeItem>) => reply.data.id })
   @Contract({ summary: 'Create a knowledge item', body: KnowledgeItemInputSchema, data: KnowledgeItemSchema, status: 201, errors: [413, 415] })
   async create(@Body() input: CheckedKnowledgeItem): Promise<Envelope<KnowledgeItem>> {
     const item = await this.knowledge.create(input);
@@ -51,6 +58,8 @@ export class KnowledgeController {
   }
 
   @Put(':id')
+  @Roles(...ACCESS.knowledgeWrite)
+  @Audit('knowledge.update', { target: 'knowledge' })
   @Contract({
     summary: 'Replace a knowledge item',
     description: 'Send the whole item. An attachment sent with its id and no content keeps its stored file; attachments left out are removed.',
@@ -65,6 +74,8 @@ export class KnowledgeController {
   }
 
   @Delete(':id')
+  @Roles(...ACCESS.knowledgeWrite)
+  @Audit('knowledge.delete', { target: 'knowledge' })
   @Contract({ summary: 'Delete a knowledge item', data: DeletedSchema, errors: [404] })
   async remove(@Param('id') id: string): Promise<Envelope<{ id: string }>> {
     await this.knowledge.remove(id);

@@ -34,6 +34,7 @@ import { portableSql, readQuery } from '../database/sql';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmReport } from './search-index';
 import type { ChunkIdSet } from './bm25';
 import { dialectOf } from '../database/data-source';
+import { AuditTargets, type TargetSnapshot } from '../audit/audit-targets';
 import { writeTransaction } from '../database/write-queue';
 import { APP_CONFIG, type AppConfig, soleServer } from '../config/app-config';
 import { fuseRankings, SemanticSearch, SemanticSearchResult } from './semantic-search';
@@ -316,7 +317,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     @InjectRepository(KnowledgeAttachment) private readonly attachments: Repository<KnowledgeAttachment>,
     // Absent when a test builds the service on its own (then, like another server, it checks the index's versions with every search).
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() auditTargets?: AuditTargets,
   ) {
+    auditTargets?.register('knowledge', { snapshot: (id) => this.auditSnapshot(id) });
     this.index = createKnowledgeSearchIndex(dataSource);
     this.sliced = dialectOf(dataSource) === 'sqlite';
     // Every write to the index is this service's: warm searches are answered from memory.
@@ -507,6 +510,18 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     if (!item) throw KnowledgeError.notFound(id);
     const attachments = await this.attachments.find({ where: { itemId: id }, order: { ord: 'ASC' } });
     return viewOf(item, attachments.map((a) => viewOfAttachment(a, item.updatedAt)));
+  }
+
+  /** What the audit log compares before and after a change: the item's fields, and its attachments by name, type and size (never their content). */
+  private async auditSnapshot(id: string): Promise<TargetSnapshot | null> {
+    const item = await this.items.findOneBy({ id });
+    if (!item) return null;
+    const attachments = await this.attachments.find({ select: ['id', 'name', 'type', 'size'], where: { itemId: id }, order: { ord: 'ASC' } });
+    const { title, content, category, vertical, tags, jurisdiction, subRegion } = viewOf(item, []);
+    return {
+      title,
+      fields: { title, content, category, vertical, tags, jurisdiction, subRegion, attachments: attachments.map((a) => ({ id: a.id, name: a.name, type: a.type, size: a.size })) },
+    };
   }
 
   /** An item as visitors may read it (a reply's source): its text, without attachments or admin fields. */

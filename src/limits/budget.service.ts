@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
+import { ACCESS } from '../shared/contracts/roles';
 import { AgentRegistryService } from '../agents/agent-registry.service';
 import type { AgentDefinition } from '../agents/agent.types';
 import type { UsageChannel } from '../analytics/usage-event.entity';
@@ -221,7 +222,7 @@ export class BudgetService {
     this.pushTimer.unref();
   }
 
-  /** Raises an alert once per budget, threshold and month (every server together): mail to every admin, console banner. */
+  /** Raises an alert once per budget, threshold and month (every server together): mail to every owner and admin, console banner. */
   private async raise(month: string, budget: Budget, threshold: 'soft' | 'cap', spentUsd: number): Promise<void> {
     const key = `${month}|${budget.scope}|${threshold}`;
     if (this.raised.has(key)) return;
@@ -246,7 +247,10 @@ export class BudgetService {
         }
         // Another server raised it first.
         if (!claimed) return null;
-        const admins: { email: string; name: string }[] = await manager.query('SELECT email, name FROM admin_users ORDER BY email');
+        // Those who may see budgets: enabled owners and admins (agents and viewers never do).
+        const admins: { email: string; name: string }[] = await manager.query(
+          `SELECT email, name FROM admin_users WHERE disabled_at IS NULL AND role IN (${ACCESS.budgets.map((role) => `'${role}'`).join(', ')}) ORDER BY email`,
+        );
         const ids: string[] = [];
         for (const admin of admins) ids.push(await this.outbox.add(manager, budgetAlertMail(admin, alert, budget), { kind: 'budget-alert' }));
         return ids;

@@ -1,5 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { Contract } from '../common/contract';
+import { Roles } from '../auth/roles.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import { BudgetOverviewSchema, type BudgetOverview } from '../shared/contracts/limits';
 import { BudgetService } from './budget.service';
 
@@ -9,6 +11,7 @@ export class BudgetsController {
   constructor(private readonly budgets: BudgetService) {}
 
   @Get()
+  @Roles(...ACCESS.budgets)
   @Contract({
     summary: "This month's spend against each budget",
     description:

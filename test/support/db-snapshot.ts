@@ -14,6 +14,8 @@ const WRITABLE_TABLES = [
   'admin_sign_in_events',
   'one_time_codes',
   'mail_outbox',
+  'team_invitations',
+  'audit_entries',
   'admin_second_factors',
   'admin_recovery_codes',
   'api_keys',

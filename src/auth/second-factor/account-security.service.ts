@@ -1,6 +1,8 @@
 /**
  * What a signed-in admin does with their own second factor and sessions, and what an owner does
  * for the whole team: require a second factor of everyone, reset a member's, end anyone's session.
+ * The audit log records these through the routes' @Audit names (the interceptor); a code refused
+ * here is recorded with the sign-in attempts (and so in the audit log as a failed sign-in check).
  *
  * Codes asked for while signed in (turning the second factor off, new recovery codes) are limited
  * to 10 tries per admin per 15 minutes, so a stolen session cannot guess its way through.
@@ -16,7 +18,7 @@ import { browserLabel } from '../browser-label';
 import { Clock } from '../clock';
 import { AdminAuth, ClientInfo, IssuedSession, SessionService } from '../session.service';
 import { SignInAuditService } from '../sign-in-audit.service';
-import { isOwner } from '../team-roles';
+import { can } from '../../shared/contracts/roles';
 import { SECOND_FACTOR_MESSAGES, SecondFactorProof, SecondFactorService } from './second-factor.service';
 import { SecurityPolicyService } from './security-policy.service';
 
@@ -63,7 +65,6 @@ export class AccountSecurityService {
   async confirm(auth: AdminAuth, code: string, client: ClientInfo): Promise<Confirmed> {
     await this.limitTries(auth.user);
     const recoveryCodes = await this.factors.confirm(auth.user.id, code);
-    await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: 'totp', outcome: 'success', reason: 'enrolled', ip: client.ip });
     const issued = auth.session.stage === 'enrol' ? await this.sessions.promote(auth.session, client) : undefined;
     return { recoveryCodes, issued, user: publicUser(auth.user) };
   }
@@ -73,7 +74,6 @@ export class AccountSecurityService {
     if ((await this.policy.get()).requireSecondFactor) throw new AppError('forbidden', SECOND_FACTOR_MESSAGES.required);
     await this.prove(auth, proof, client);
     await this.factors.remove(auth.user.id);
-    await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: 'totp', outcome: 'success', reason: 'disabled', ip: client.ip });
   }
 
   async newRecoveryCodes(auth: AdminAuth, code: string, client: ClientInfo): Promise<string[]> {
@@ -98,14 +98,13 @@ export class AccountSecurityService {
   }
 
   /** An owner removes a member's second factor (a lost phone); the member's sessions end. */
-  async resetMember(auth: AdminAuth, memberId: string, client: ClientInfo): Promise<void> {
+  async resetMember(auth: AdminAuth, memberId: string): Promise<void> {
     this.assertOwner(auth.user);
     if (memberId === auth.user.id) throw new AppError('validation_failed', ACCOUNT_MESSAGES.resetOwnInstead);
     const member = await this.users.findById(memberId);
     if (!member) throw new AppError('not_found', ACCOUNT_MESSAGES.memberNotFound);
     await this.factors.remove(member.id);
     await this.sessions.revokeAllOf(member.id);
-    await this.audit.record({ email: member.email, userId: member.id, method: 'totp', outcome: 'success', reason: 'reset_by_owner', ip: client.ip });
   }
 
   async listSessions(auth: AdminAuth, scope: 'mine' | 'all'): Promise<SessionInfo[]> {
@@ -127,7 +126,7 @@ export class AccountSecurityService {
   /** Ends one of the admin's own sessions, or (an owner) anyone's. Answers whether it was the caller's own. */
   async endSession(auth: AdminAuth, sessionId: string): Promise<{ current: boolean }> {
     const session = await this.sessions.findActive(sessionId);
-    if (!session || (session.userId !== auth.user.id && !isOwner(auth.user))) throw new AppError('not_found', ACCOUNT_MESSAGES.sessionNotFound);
+    if (!session || (session.userId !== auth.user.id && !can(auth.user.role, 'teamSecurity'))) throw new AppError('not_found', ACCOUNT_MESSAGES.sessionNotFound);
     await this.sessions.revoke(session.id);
     return { current: session.id === auth.session.id };
   }
@@ -136,7 +135,7 @@ export class AccountSecurityService {
     await this.limitTries(auth.user);
     const result = await this.factors.verify(auth.user.id, proof);
     if (result.ok) return;
-    await this.audit.record({ email: auth.user.email, userId: auth.user.id, method: result.method, outcome: 'failure', reason: result.reason, ip: client.ip });
+    await this.audit.record({ email: auth.user.email, user: auth.user, method: result.method, outcome: 'failure', reason: result.reason, ip: client.ip });
     if (result.reason === 'not_enabled') throw new AppError('conflict', SECOND_FACTOR_MESSAGES.notOn);
     // 400, not 401: a wrong code does not end the session it was typed in.
     const message = result.reason === 'replayed' ? SECOND_FACTOR_MESSAGES.replayed : result.method === 'recovery' ? SECOND_FACTOR_MESSAGES.wrongRecoveryCode : SECOND_FACTOR_MESSAGES.wrongCode;
@@ -152,6 +151,6 @@ export class AccountSecurityService {
   }
 
   private assertOwner(user: AdminUser): void {
-    if (!isOwner(user)) throw new AppError('forbidden', ACCOUNT_MESSAGES.ownersOnly);
+    if (!can(user.role, 'teamSecurity')) throw new AppError('forbidden', ACCOUNT_MESSAGES.ownersOnly);
   }
 }

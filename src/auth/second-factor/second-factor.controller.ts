@@ -14,7 +14,10 @@ import {
   type SecurityPolicy,
   type TotpCode,
 } from '../../shared/contracts/auth';
+import { Audit } from '../../audit/audit.decorator';
+import { ACCESS } from '../../shared/contracts/roles';
 import { setSessionCookie } from '../auth.controller';
+import { Roles } from '../roles.decorator';
 import { CurrentAdmin } from '../current-admin.decorator';
 import { SessionStages } from '../public.decorator';
 import { clientInfo, RequestAuthenticator } from '../request-authenticator';
@@ -35,6 +38,7 @@ export class SecondFactorController {
 
   @Get('auth/totp')
   @SessionStages('full', 'enrol')
+  @Roles(...ACCESS.signedIn)
   @Contract({ summary: 'Whether your two-factor authentication is on, and recovery codes left', data: TotpStatusSchema })
   async status(@CurrentAdmin() admin: AdminAuth) {
     return { success: true, data: await this.account.status(admin) };
@@ -42,6 +46,8 @@ export class SecondFactorController {
 
   @Post('auth/totp/enrol')
   @SessionStages('full', 'enrol')
+  @Roles(...ACCESS.signedIn)
+  @Audit('auth.totp-setup-start')
   @Contract({
     summary: 'Start setting up an authenticator app: a new secret (text, otpauth URI, QR code)',
     description: 'The secret is not in force until POST /api/auth/totp/confirm accepts a code made with it. 409 when two-factor authentication is already on.',
@@ -56,6 +62,8 @@ export class SecondFactorController {
 
   @Post('auth/totp/confirm')
   @SessionStages('full', 'enrol')
+  @Roles(...ACCESS.signedIn)
+  @Audit('auth.totp-enable')
   @Contract({
     summary: 'Turn two-factor authentication on with a code from the app; answers the 10 recovery codes (shown once)',
     description: 'A member who had to set up a second factor is then fully signed in (a new session cookie).',
@@ -72,6 +80,8 @@ export class SecondFactorController {
   }
 
   @Post('auth/totp/recovery-codes')
+  @Roles(...ACCESS.signedIn)
+  @Audit('auth.recovery-codes-renew')
   @Contract({ summary: 'Ten new recovery codes in place of the old ones (needs a code from the app)', body: TotpCodeSchema, data: RecoveryCodesSchema, status: 200, errors: [409, 429] })
   async recoveryCodes(@CurrentAdmin() admin: AdminAuth, @Body() body: TotpCode, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const recoveryCodes = await this.account.newRecoveryCodes(admin, body.code, clientInfo(req));
@@ -80,6 +90,8 @@ export class SecondFactorController {
   }
 
   @Delete('auth/totp')
+  @Roles(...ACCESS.signedIn)
+  @Audit('auth.totp-disable')
   @Contract({
     summary: 'Turn your two-factor authentication off (needs a code from the app or a recovery code)',
     description: '403 while an owner requires a second factor of every member.',
@@ -94,12 +106,15 @@ export class SecondFactorController {
   }
 
   @Get('auth/security')
+  @Roles(...ACCESS.signedIn)
   @Contract({ summary: "The team's sign-in policy", data: SecurityPolicySchema })
   async policy() {
     return { success: true, data: await this.account.getPolicy() };
   }
 
   @Put('auth/security')
+  @Roles(...ACCESS.teamSecurity)
+  @Audit('settings.sign-in-policy')
   @Contract({
     summary: "Change the team's sign-in policy (owners)",
     description: 'Requiring a second factor needs your own first (409); members without one can then only set one up.',
@@ -113,9 +128,11 @@ export class SecondFactorController {
 
   @Delete('team/members/:id/totp')
   @HttpCode(200)
+  @Roles(...ACCESS.teamSecurity)
+  @Audit('member.totp-reset', { target: 'member' })
   @Contract({ summary: "Reset a member's two-factor authentication (owners); their sessions end", response: DoneResponseSchema, errors: [403, 404] })
-  async reset(@CurrentAdmin() admin: AdminAuth, @Param('id') id: string, @Req() req: Request) {
-    await this.account.resetMember(admin, id, clientInfo(req));
+  async reset(@CurrentAdmin() admin: AdminAuth, @Param('id') id: string) {
+    await this.account.resetMember(admin, id);
     return { success: true, message: 'Two-factor authentication was reset', data: null };
   }
 }

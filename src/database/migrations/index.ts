@@ -15,6 +15,8 @@ import { UsageKindPostgres1732192000000 } from './postgres/1732192000000-usage-k
 import { KnowledgeGapsPostgres1732192100000 } from './postgres/1732192100000-knowledge-gaps';
 import { ChunkEmbeddingsPostgres1732192200000 } from './postgres/1732192200000-chunk-embeddings';
 import { LimitsPostgres1732192500000 } from './postgres/1732192500000-limits';
+import { TeamPostgres1732193000000 } from './postgres/1732193000000-team';
+import { AuditPostgres1732193100000 } from './postgres/1732193100000-audit';
 import { TrustPostgres1732193300000 } from './postgres/1732193300000-trust';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
@@ -32,6 +34,8 @@ import { KnowledgeGapsSqlite1732192100000 } from './sqlite/1732192100000-knowled
 import { ChunkEmbeddingsSqlite1732192200000 } from './sqlite/1732192200000-chunk-embeddings';
 import { KnowledgeIndexPendingSqlite1732192300000 } from './sqlite/1732192300000-knowledge-index-pending';
 import { LimitsSqlite1732192500000 } from './sqlite/1732192500000-limits';
+import { TeamSqlite1732193000000 } from './sqlite/1732193000000-team';
+import { AuditSqlite1732193100000 } from './sqlite/1732193100000-audit';
 import { TrustSqlite1732193300000 } from './sqlite/1732193300000-trust';
 
 export const SQLITE_MIGRATIONS = [
@@ -51,6 +55,8 @@ export const SQLITE_MIGRATIONS = [
   ChunkEmbeddingsSqlite1732192200000,
   KnowledgeIndexPendingSqlite1732192300000,
   LimitsSqlite1732192500000,
+  TeamSqlite1732193000000,
+  AuditSqlite1732193100000,
   TrustSqlite1732193300000,
 ];
 export const POSTGRES_MIGRATIONS = [
@@ -70,5 +76,7 @@ export const POSTGRES_MIGRATIONS = [
   KnowledgeGapsPostgres1732192100000,
   ChunkEmbeddingsPostgres1732192200000,
   LimitsPostgres1732192500000,
+  TeamPostgres1732193000000,
+  AuditPostgres1732193100000,
   TrustPostgres1732193300000,
 ];

@@ -1,6 +1,9 @@
 import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import type { z } from 'zod';
 import { Contract } from '../../common/contract';
+import { Audit } from '../../audit/audit.decorator';
+import { Roles } from '../../auth/roles.decorator';
+import { ACCESS } from '../../shared/contracts/roles';
 import {
   EmbeddingConfigSchema,
   EmbeddingKeyTestRequestSchema,
@@ -22,12 +25,15 @@ export class EmbeddingsController {
   constructor(private readonly embeddings: EmbeddingsService) {}
 
   @Get('config/embeddings')
+  @Roles(...ACCESS.configuration)
   @Contract({ summary: 'The embeddings settings (key masked) and how far the vectors are', data: EmbeddingConfigSchema })
   async get(): Promise<Envelope<EmbeddingConfig>> {
     return { success: true, data: await this.embeddings.current() };
   }
 
   @Put('config/embeddings')
+  @Roles(...ACCESS.configuration)
+  @Audit('embeddings.update', { target: 'embeddings', id: 'settings' })
   @Contract({
     summary: 'Change the embeddings settings',
     description: 'Any subset of the fields. `apiKey`: absent, empty or the mask keeps the stored key; null removes it. Turning them on, or changing the model, starts a backfill.',
@@ -39,6 +45,8 @@ export class EmbeddingsController {
   }
 
   @Post('config/embeddings/test')
+  @Roles(...ACCESS.configuration)
+  @Audit('embeddings.key-test')
   @Contract({
     summary: 'Test the embeddings settings and key',
     description:
@@ -53,6 +61,7 @@ export class EmbeddingsController {
   }
 
   @Get('config/embeddings/status')
+  @Roles(...ACCESS.knowledgeRead)
   @Contract({ summary: 'How many chunks have a vector of the current embedding model (the backfill progress)', data: EmbeddingStatusSchema })
   async status(): Promise<Envelope<EmbeddingStatus>> {
     return { success: true, data: await this.embeddings.status() };

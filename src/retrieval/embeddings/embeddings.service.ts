@@ -9,10 +9,12 @@
  * uses BM25 alone at once, and /health reports embeddings degraded until a call succeeds again.
  * Every embedding call is a usage event of kind 'embedding' with its tokens and cost.
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AgentRegistryService } from '../../agents/agent-registry.service';
 import { ConfigChangeBus } from '../../agents/config-change-bus';
+import { auditSecret } from '../../audit/audit-diff';
+import { AuditTargets } from '../../audit/audit-targets';
 import { maskApiKey, SecretBox } from '../../agents/secret-box';
 import { UsageRecorderService } from '../../analytics/usage-recorder.service';
 import { AppError } from '../../common/app-error';
@@ -96,7 +98,22 @@ export class EmbeddingsService implements OnModuleInit, OnApplicationBootstrap, 
     private readonly bus: ConfigChangeBus,
     private readonly usage: UsageRecorderService,
     private readonly knowledge: KnowledgeService,
-  ) {}
+    @Optional() auditTargets?: AuditTargets,
+  ) {
+    auditTargets?.register('embeddings', { snapshot: async () => ({ title: 'Embeddings settings', fields: this.auditFields() }) });
+  }
+
+  /** The settings as the audit log compares them: the key only as a fingerprint of what it decrypts to. */
+  private auditFields(): Record<string, unknown> {
+    const { apiKeyCipher, ...rest } = this.settings;
+    let key = apiKeyCipher;
+    try {
+      key = apiKeyCipher && this.box.decrypt(apiKeyCipher, EMBEDDING_SETTINGS_KEY);
+    } catch {
+      // A damaged value is compared as stored.
+    }
+    return { ...rest, apiKey: auditSecret(key) };
+  }
 
   async onModuleInit(): Promise<void> {
     this.jobs.register(EMBEDDINGS_SYNC_JOB, async () => {

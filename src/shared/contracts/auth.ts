@@ -4,6 +4,7 @@
  * messages are the schemas' own.
  */
 import { z } from 'zod';
+import { RoleSchema } from './roles';
 import { body, flag } from './rules';
 
 export const PASSWORD_MAX_CHARS = 4096;
@@ -54,7 +55,8 @@ export type PasswordLogin = z.input<typeof PasswordLoginSchema>;
 export const VerifyOtpSchema = body({ email, otp }).meta({ id: 'VerifyOtp' });
 export type VerifyOtp = z.input<typeof VerifyOtpSchema>;
 
-export const AuthUserSchema = z.object({ name: z.string(), email: z.string() }).meta({ id: 'AuthUser' });
+/** The signed-in member: the spec's name and email, with their id and role (the console shows what the role may use). */
+export const AuthUserSchema = z.object({ id: z.string(), name: z.string(), email: z.string(), role: RoleSchema }).meta({ id: 'AuthUser' });
 export type AuthUser = z.infer<typeof AuthUserSchema>;
 
 export const LoginMethodsSchema = z.object({ password: z.boolean(), otp: z.boolean() });

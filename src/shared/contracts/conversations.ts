@@ -137,9 +137,11 @@ export type ChatResumePayload = z.input<typeof ChatResumePayloadSchema>;
 
 // --- admin: transcripts -----------------------------------------------------------------------
 
-const PAGE_SIZES = [10, 20, 50, 100] as const;
+/** Page sizes of the console's lists. */
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
-function queryText(label: string, max: number) {
+/** Query-string helpers (a parameter given twice arrives as a list and is refused); the audit log's filters use them too. */
+export function queryText(label: string, max: number) {
   return z
     .string({ error: (issue) => (Array.isArray(issue.input) ? `Give ${label} only once` : `${label} must be text`) })
     .pipe(text(label, max))
@@ -147,7 +149,7 @@ function queryText(label: string, max: number) {
     .transform((v) => v || undefined);
 }
 
-function queryEnum<const T extends readonly [string, ...string[]]>(label: string, values: T) {
+export function queryEnum<const T extends readonly [string, ...string[]]>(label: string, values: T) {
   return z
     .enum([...values, ''] as unknown as [string, ...string[]], {
       error: (issue) => (Array.isArray(issue.input) ? `Give ${label} only once` : `${label} must be one of ${values.join(', ')}`),
@@ -156,7 +158,7 @@ function queryEnum<const T extends readonly [string, ...string[]]>(label: string
     .transform((v) => (v ? (v as T[number]) : undefined));
 }
 
-const queryInt = (label: string, min: number, max: number, fallback: number) =>
+export const queryInt = (label: string, min: number, max: number, fallback: number) =>
   z
     .string({ error: `${label} must be a whole number` })
     .regex(/^\d{1,6}$/, `${label} must be a whole number from ${min} to ${max}`)
@@ -173,7 +175,7 @@ const queryInt = (label: string, min: number, max: number, fallback: number) =>
 const DAY_MS = 86_400_000;
 
 /** A date in a query string; a plain date (2025-01-31, UTC) means its start, or with `wholeDay` the start of the next day. */
-const queryDate = (label: string, wholeDay = false) =>
+export const queryDate = (label: string, wholeDay = false) =>
   z
     .string({ error: (issue) => (Array.isArray(issue.input) ? `Give ${label} only once` : `${label} must be a date`) })
     .optional()

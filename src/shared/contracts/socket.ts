@@ -17,6 +17,7 @@ import {
 import { PublicSettingsSchema, type PublicSettings } from './config';
 import { ErrorBodySchema, HealthStatusSchema } from './http';
 import { BudgetUpdateEventSchema, type BudgetUpdateEvent } from './limits';
+import { ACCESS, RoleSchema, type Role } from './roles';
 
 export { ChatSendPayloadSchema, type ChatSendPayload, type ParsedChatSendPayload } from './chat';
 
@@ -115,6 +116,14 @@ export type KnowledgeChangedPayload = z.infer<typeof KnowledgeChangedPayloadSche
 export const ConfigChangedPayloadSchema = z.object({ agentId: z.string().optional() });
 export type ConfigChangedPayload = z.infer<typeof ConfigChangedPayloadSchema>;
 
+/** A member was invited, joined, changed, disabled or removed: reload the Team tab. */
+export const TeamChangedPayloadSchema = z.object({ memberId: z.string().optional() });
+export type TeamChangedPayload = z.infer<typeof TeamChangedPayloadSchema>;
+
+/** Sent to a member's own consoles when an owner or admin changed their role: reload the session (GET /api/auth/me). */
+export const AccountChangedPayloadSchema = z.object({ role: RoleSchema });
+export type AccountChangedPayload = z.infer<typeof AccountChangedPayloadSchema>;
+
 export interface AdminServerToClientEvents {
   'analytics:update': (p: AnalyticsUpdate) => void;
   'knowledge:changed': (p: KnowledgeChangedPayload) => void;
@@ -122,7 +131,25 @@ export interface AdminServerToClientEvents {
   'conversation:message': (p: ConversationMessageEvent) => void;
   'knowledge-gaps:changed': (p: GapsChangedEvent) => void;
   'budget:update': (p: BudgetUpdateEvent) => void;
+  'team:changed': (p: TeamChangedPayload) => void;
+  'account:changed': (p: AccountChangedPayload) => void;
 }
+
+/**
+ * Which roles receive each /admin event: the same roles that may read it over HTTP, so an agent
+ * or viewer never hears of configuration, keys or budgets. A new event must be listed here (the
+ * compiler checks). `account:changed` goes only to the member it is about.
+ */
+export const ADMIN_EVENT_ROLES: Readonly<Record<keyof AdminServerToClientEvents, readonly Role[]>> = Object.freeze({
+  'analytics:update': ACCESS.analyticsRead,
+  'knowledge:changed': ACCESS.knowledgeRead,
+  'config:changed': ACCESS.configuration,
+  'conversation:message': ACCESS.conversationsRead,
+  'knowledge-gaps:changed': ACCESS.conversationsRead,
+  'budget:update': ACCESS.budgets,
+  'team:changed': ACCESS.team,
+  'account:changed': ACCESS.signedIn,
+});
 
 /** The admin namespace is push-only. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -166,6 +193,8 @@ export const SOCKET_EVENTS = {
       'conversation:message': { payload: ConversationMessageEventSchema, about: 'A visitor message was stored, or a reply finished (any server): the Conversations tab shows it.' },
       'knowledge-gaps:changed': { payload: GapsChangedEventSchema, about: 'A knowledge gap was asked again, opened, resolved or reopened.' },
       'budget:update': { payload: BudgetUpdateEventSchema, about: 'Spend changed (at most 4 times a second per server): reload GET /api/budgets. With `alert`: a budget reached its soft threshold or its cap (once per budget, threshold and month).' },
+      'team:changed': { payload: TeamChangedPayloadSchema, about: 'A member was invited, joined, changed, disabled or removed: reload GET /api/team/members.' },
+      'account:changed': { payload: AccountChangedPayloadSchema, about: "Only to the member concerned: an owner or admin changed this member's role (the socket now receives that role's events): reload GET /api/auth/me." },
     },
   },
 } as const;

@@ -1,6 +1,6 @@
-import { csvField } from './usage-export.service';
+import { csvField } from './download';
 
-describe('CSV fields of the usage export', () => {
+describe('CSV fields of the exports (usage events, audit log)', () => {
   it('quotes commas, quotes and line breaks (RFC 4180) and leaves plain values alone', () => {
     expect(csvField('plain')).toBe('plain');
     expect(csvField(42)).toBe('42');
