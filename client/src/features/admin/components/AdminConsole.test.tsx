@@ -11,7 +11,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function signedInConsole(user = USER, routes: Parameters<typeof fakeAuthServer>[0] = {}) {
+async function signedInConsole(user: { name: string; email: string; role?: string } = USER, routes: Parameters<typeof fakeAuthServer>[0] = {}) {
   const server = fakeAuthServer({ 'GET /api/auth/me': () => reply.ok({ user }), ...routes });
   renderGate(<AdminConsole />);
   await screen.findByRole('heading', { name: 'Admin Dashboard' });
@@ -77,5 +77,11 @@ describe('admin console shell', () => {
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
     await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Configuration');
+  });
+
+  it('shows the API keys tab only to roles that may use it', async () => {
+    await signedInConsole({ ...USER, role: 'viewer' });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).not.toContain('API keys');
+    expect(screen.getByRole('tab', { name: 'Security' })).toBeInTheDocument();
   });
 });

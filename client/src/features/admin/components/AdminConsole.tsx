@@ -9,17 +9,19 @@ import { ConversationsTab } from '../conversations/ConversationsTab';
 import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { SecurityTab } from '../security/SecurityTab';
 import { CONSOLE } from '../strings';
+import { useAuth } from '../../auth/AuthProvider';
+import { can, type AccessRule } from '@shared/contracts/roles';
 import { AdminHeader } from './AdminHeader';
 
 export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'security';
 
-const TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon }> = [
+const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?: AccessRule }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
   { id: 'configuration', label: CONSOLE.tabs.configuration, icon: Settings },
   { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn },
   { id: 'conversations', label: CONSOLE.tabs.conversations, icon: MessagesSquare },
   { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet },
-  { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound },
+  { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound, access: 'apiKeys' },
   { id: 'security', label: CONSOLE.tabs.security, icon: ShieldCheck },
 ];
 
@@ -39,6 +41,9 @@ const PANELS: Record<AdminTabId, ComponentType> = {
  */
 export function AdminConsole() {
   const ids = useId();
+  const { user } = useAuth();
+  // A tab the member's role may not use is not shown (the server refuses its calls anyway).
+  const TABS = ALL_TABS.filter((tab) => !tab.access || can(user?.role, tab.access));
   const [active, setActive] = useState<AdminTabId>('knowledge');
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   const Panel = PANELS[active];

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle, LogOut, ShieldCheck, ShieldOff } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { TotpCodeSchema, type RecoveryCodes, type SessionInfo } from '@shared/contracts/auth';
+import { can } from '@shared/contracts/roles';
 import { check } from '@shared/contracts/rules';
 import { securityApi, serverMessage } from '../../auth/api/auth-api';
 import { useAuth } from '../../auth/AuthProvider';
@@ -165,6 +166,7 @@ function PolicyCard() {
 
 function SessionsCard() {
   const auth = useAuth();
+  const owner = can(auth.user?.role, 'teamSecurity');
   const queryClient = useQueryClient();
   const [scope, setScope] = useState<'mine' | 'all'>('mine');
   const sessions = useQuery({ queryKey: [...SESSIONS_KEY, scope], queryFn: ({ signal }) => securityApi.sessions(scope, signal) });
@@ -179,10 +181,12 @@ function SessionsCard() {
     <section className="security-card" aria-labelledby="security-sessions-title">
       <div className="security-card-head">
         <h3 id="security-sessions-title">{SECURITY.sessionsTitle}</h3>
-        <label className="security-switch">
-          <input type="checkbox" role="switch" checked={scope === 'all'} onChange={(e) => setScope(e.target.checked ? 'all' : 'mine')} />
-          <span>{SECURITY.everyone}</span>
-        </label>
+        {owner && (
+          <label className="security-switch">
+            <input type="checkbox" role="switch" checked={scope === 'all'} onChange={(e) => setScope(e.target.checked ? 'all' : 'mine')} />
+            <span>{SECURITY.everyone}</span>
+          </label>
+        )}
       </div>
       <p className="security-text">{SECURITY.sessionsIntro}</p>
       {sessions.isError && <p className="security-error">{serverMessage(sessions.error) ?? SECURITY.loadFailed}</p>}
@@ -234,11 +238,12 @@ function SessionsCard() {
 
 /** The console's Security tab (every member): your second factor and your sessions; the team policy for owners. */
 export function SecurityTab() {
+  const { user } = useAuth();
   return (
     <div className="security">
       <h2 className="security-heading">{SECURITY.title}</h2>
       <SecondFactorCard />
-      <PolicyCard />
+      {can(user?.role, 'teamSecurity') && <PolicyCard />}
       <SessionsCard />
     </div>
   );

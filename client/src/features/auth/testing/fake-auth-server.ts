@@ -17,7 +17,7 @@ export interface FakeCall {
   body: any;
 }
 
-export const USER = { name: 'Ada Lovelace', email: 'ada@example.com' };
+export const USER = { id: '00000000-0000-4000-8000-00000000ada1', name: 'Ada Lovelace', email: 'ada@example.com', role: 'owner' as const };
 
 export const reply = {
   ok: (body: Record<string, unknown> = {}): FakeReply => ({ status: 200, body: { success: true, ...body } }),
