@@ -132,15 +132,39 @@ describe('interface languages', () => {
     expect(screen.getByRole('combobox', { name: stringsFor('es').chat.language })).toHaveValue('es');
     expect(document.documentElement.lang).toBe('es');
     serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Aquí está.' })));
-    // Switched once, it counts as the visitor's choice: a question in another language keeps it.
+    // Followed, not chosen: the next question surely written in another language moves it again.
     await user.type(input(), 'Quantos dias de férias eu tenho?{Enter}');
-    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'Spanish' });
-    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Vale.' })));
+    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'Portuguese' });
+    expect(document.documentElement.lang).toBe('pt');
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Certo.' })));
     // Chosen by the visitor: a question in another language keeps the chosen reply language.
-    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('es').chat.language }), 'en');
+    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('pt').chat.language }), 'en');
     await user.type(input(), 'Comment réinitialiser mon mot de passe ?{Enter}');
     expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
     expect(document.documentElement.lang).toBe('en');
+  });
+
+  it.each(['Can I return a sofa?', 'Can I expense a taxi?', 'Can I bring a guest?'])(
+    'an English question whose "I" and "a" are Italian words too keeps the English interface: %s',
+    async (question) => {
+      const { user, socket } = renderChat();
+      await user.type(input(), `${question}{Enter}`);
+      expect(socket.lastSend()).toMatchObject({ query: question, preferredLanguage: 'English' });
+      expect(screen.getByRole('combobox', { name: 'Language' })).toHaveValue('en');
+      expect(document.documentElement.lang).toBe('en');
+    },
+  );
+
+  it('a language the page followed by mistake does not stick: the next English question brings English back, after a reload too', async () => {
+    const first = renderChat();
+    await first.user.type(input(), 'Quanti giorni di ferie ho?{Enter}');
+    expect(document.documentElement.lang).toBe('it');
+    first.unmount();
+    const { user, socket } = renderChat();
+    expect(screen.getByRole('combobox', { name: stringsFor('it').chat.language })).toHaveValue('it');
+    await user.type(input(), 'How many vacation days do I get?{Enter}');
+    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
+    expect(screen.getByRole('combobox', { name: 'Language' })).toHaveValue('en');
   });
 
   it('a word or two shared by several languages switches nothing', async () => {
@@ -150,7 +174,7 @@ describe('interface languages', () => {
     expect(document.documentElement.lang).toBe('en');
   });
 
-  it('the language the page switched to is remembered like a choice (a reload shows the conversation in it)', async () => {
+  it('the language the page switched to is remembered (a reload shows the conversation in it)', async () => {
     const { user, unmount } = renderChat();
     await user.type(input(), 'Quantos dias de férias eu tenho?{Enter}');
     expect(document.documentElement.lang).toBe('pt');
