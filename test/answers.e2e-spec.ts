@@ -182,3 +182,101 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
   });
 });
 
+
+/**
+ * What outside testers found on a fresh install's sample knowledge: each numbered point of their
+ * report, through the real app (offline knowledge responder), as a visitor or an API caller asks.
+ */
+describe('answers to what outside use found', () => {
+  let t: TestApp;
+  let admin: AdminAgent;
+  let socket: ClientSocket;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await adminAgent(t);
+    socket = await connectClient(t.url);
+  });
+
+  afterAll(async () => {
+    socket?.close();
+    await t?.close();
+  });
+
+  /** As an API caller that names no reply language (the question's language decides). */
+  async function ask(vertical: string, query: string, extra: Record<string, unknown> = {}): Promise<ReplyData> {
+    const res = await request(t.url).post('/interact').send({ vertical, query, userId: 'demo-user', ...extra }).expect(200);
+    return res.body.data as ReplyData;
+  }
+
+  it('1. English questions with "I" and "a" are answered in English, over /interact and the socket ("Can I return a sofa?", "Can I expense a taxi?", "Can I bring a guest?")', async () => {
+    const sofa = await ask('customer-service', 'Can I return a sofa?');
+    expect(sofa.response).toMatch(/^Here's what I found in our knowledge base:/);
+    expect(sofa.sources[0].title).toBe('Returns and refunds');
+    const taxi = await chatOverSocket(socket, { vertical: 'hr', query: 'Can I expense a taxi?' });
+    expect(taxi.done!.response).toMatch(/^Here's what I found in our knowledge base:/);
+    expect(taxi.done!.sources[0].title).toBe('Expenses and reimbursement');
+    const guest = await ask('hr', 'Can I bring a guest?');
+    expect(guest.answered).toBe(false);
+    expect(guest.response).toMatch(/^I couldn't find anything in our knowledge base that answers this\./);
+    const guestOverSocket = await chatOverSocket(socket, { vertical: 'hr', query: 'Can I bring a guest?' });
+    expect(guestOverSocket.done!.response).toMatch(/^I couldn't find anything in our knowledge base/);
+  });
+
+  it('2. Legal (US, California): "I was fired without notice, is that legal?" is "not found", not the tenant-rights article; a tenancy question still finds it', async () => {
+    const fired = await ask('legal', 'I was fired without notice, is that legal?', { jurisdiction: 'US', subJurisdiction: 'California', preferredLanguage: 'English' });
+    expect(fired.answered).toBe(false);
+    expect(fired.sources).toEqual([]);
+    expect(fired.confidence).toBe(0);
+    expect(fired.response).not.toContain('Tenant rights');
+    expect(fired.response).toMatch(/^I couldn't find anything in our knowledge base/);
+    const deposit = await ask('legal', 'Can my landlord keep my security deposit?', { jurisdiction: 'US', subJurisdiction: 'California', preferredLanguage: 'English' });
+    expect(deposit.sources[0].title).toBe('Tenant rights when renting a home');
+  });
+
+  it('3. a number alone clears no floor: "thanks 9" cites nothing (not even an item titled "Shared mime info spec 2.9.") and is taken as thanks', async () => {
+    await admin
+      .post('/api/knowledge')
+      .send({ title: 'Shared mime info spec 2.9.', content: 'Version 2.9 of the shared MIME info specification adds 9 new glob rules.', category: 'Docs', vertical: 'customer-service', tags: [] })
+      .expect(201);
+    const thanks = await ask('customer-service', 'thanks 9', { preferredLanguage: 'English' });
+    expect(thanks.sources).toEqual([]);
+    expect(thanks.response).toBe("You're welcome! Is there anything else I can help you with?");
+    const number = await ask('customer-service', '9', { preferredLanguage: 'English' });
+    expect(number.sources).toEqual([]);
+    expect(number.confidence).toBe(0);
+  });
+
+  it('4. the Arabic refund question, the German warranty question and "it\'s been 6 weeks" find their sample items, in the language asked', async () => {
+    const arabic = await ask('customer-service', 'كم تستغرق عملية الاسترداد؟');
+    expect(arabic.answered).toBe(true);
+    expect(arabic.sources[0].title).toBe('Returns and refunds');
+    expect(arabic.response).toMatch(/^إليك ما وجدته في قاعدة المعرفة لدينا:/);
+    const german = await ask('customer-service', 'Wie lange gilt die Garantie?');
+    expect(german.sources[0].title).toBe('Product warranty');
+    expect(german.response).toMatch(/^Das habe ich in unserer Wissensdatenbank gefunden:/);
+    expect(german.response).toContain('2-year limited warranty');
+    const headphones = await ask('customer-service', "I want to return my headphones, it's been 6 weeks");
+    expect(headphones.sources[0].title).toBe('Returns and refunds');
+    expect(headphones.response).toContain('within 30 days of delivery');
+  });
+
+  it('4. "Hola" gets a Spanish greeting on an English page, and "ok thanks, bye" a short goodbye that asks nothing back', async () => {
+    const hola = await ask('customer-service', 'Hola', { preferredLanguage: 'English' });
+    expect(hola.response).toBe('¡Hola! ¿En qué puedo ayudarle? Hágame una pregunta y buscaré la respuesta en nuestra base de conocimiento.');
+    const bye = await ask('customer-service', 'ok thanks, bye', { preferredLanguage: 'English' });
+    expect(bye.response).toBe('Goodbye, and thank you for getting in touch!');
+    const adios = await ask('customer-service', 'gracias, adiós', { preferredLanguage: 'Spanish' });
+    expect(adios.response).toBe('¡Adiós, y gracias por ponerse en contacto con nosotros!');
+  });
+
+  it('5. a "not found" reply carries confidence 0, and an answer whose first source stands out is confident', async () => {
+    const notFound = await ask('customer-service', 'How many vacation days do I get?', { preferredLanguage: 'English' });
+    expect(notFound).toMatchObject({ answered: false, sources: [], confidence: 0, suggestedVertical: 'hr' });
+    const chess = await ask('customer-service', 'How do I play chess?', { preferredLanguage: 'English' });
+    expect(chess).toMatchObject({ answered: false, confidence: 0 });
+    const pto = await ask('hr', 'How many vacation days do I get?', { preferredLanguage: 'English' });
+    expect(pto.sources[0].title).toBe('Paid time off (PTO)');
+    expect(pto.confidence).toBeGreaterThanOrEqual(0.7);
+  });
+});
