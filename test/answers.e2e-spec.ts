@@ -1,5 +1,5 @@
 /**
- * Answers visitors can trust: the examples of issue 14 on a fresh install's sample knowledge,
+ * Answers visitors can trust, on a fresh install's sample knowledge,
  * through the real app (offline knowledge responder), over POST /interact and the socket.
  */
 import request from 'supertest';

@@ -23,8 +23,8 @@ import type { AdminAuth } from './session.service';
 import { SESSION_TTL_MS } from './session.service';
 
 /**
- * The auth API of product-spec section 7. Success bodies carry `success`, `data`, and the
- * `message` / `user` / `methods` fields the spec names; errors are the usual envelope
+ * The auth API. Success bodies carry `success`, `data`, and the
+ * `message` / `user` / `methods` fields the console reads; errors are the usual envelope
  * (403 'Email not authorized', 401 bad credentials or no session, 429 with Retry-After).
  */
 @Controller('api/auth')

@@ -132,7 +132,7 @@ export interface ChatPageProps extends ChatConnectionOptions {
   requestTimeoutMs?: number;
 }
 
-/** The public chat page ("/"): product-spec section 2, "Main chat screen". */
+/** The public chat page ("/"). */
 export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: ChatPageProps) {
   const { connection, status } = useChatConnection(connectionOptions);
   // The tab, language and jurisdiction the visitor left the page with (this browser remembers them).

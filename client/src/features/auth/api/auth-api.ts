@@ -1,10 +1,10 @@
-/** The auth calls of product-spec section 7 (all with cookies, through lib/api). */
+/** The auth calls (all with cookies, through lib/api). */
 import { EmailRequestSchema, PasswordLoginSchema, VerifyOtpSchema, type AuthUser, type LoginMethods } from '@shared/contracts/auth';
 import { ApiError, apiRequest } from '../../../lib/api';
 
 export type { AuthUser, LoginMethods };
 
-/** The spec's auth response: success, user, message. */
+/** An auth response: success, user, message. */
 export interface AuthResponse {
   success: boolean;
   message?: string;
