@@ -8,30 +8,32 @@ import type { ReplyData } from '../src/shared/contracts/chat';
 import { AdminAgent, adminAgent } from './support/admin-session';
 import { chatOverSocket, ClientSocket, connectClient, eventually, startTestApp, TestApp } from './support/test-app';
 
-describe('answers from the sample knowledge: relevance floor, suggestions, other languages', () => {
-  let t: TestApp;
-  let admin: AdminAgent;
-  let socket: ClientSocket;
-
+/** A fresh app with the sample knowledge, an admin session and a visitor socket, for one describe block. */
+function sampleApp(): { t: TestApp; admin: AdminAgent; socket: ClientSocket } {
+  const app = {} as { t: TestApp; admin: AdminAgent; socket: ClientSocket };
   beforeAll(async () => {
-    t = await startTestApp();
-    admin = await adminAgent(t);
-    socket = await connectClient(t.url);
+    app.t = await startTestApp();
+    app.admin = await adminAgent(app.t);
+    app.socket = await connectClient(app.t.url);
   });
-
   afterAll(async () => {
-    socket?.close();
-    await t?.close();
+    app.socket?.close();
+    await app.t?.close();
   });
+  return app;
+}
+
+describe('answers from the sample knowledge: relevance floor, suggestions, other languages', () => {
+  const app = sampleApp();
 
   async function ask(vertical: string, query: string, preferredLanguage = 'English'): Promise<ReplyData> {
-    const res = await request(t.url).post('/interact').send({ vertical, query, preferredLanguage, userId: 'demo-user' }).expect(200);
+    const res = await request(app.t.url).post('/interact').send({ vertical, query, preferredLanguage, userId: 'demo-user' }).expect(200);
     return res.body.data as ReplyData;
   }
 
   async function answeredInUsage(replyId: string | undefined): Promise<boolean | null> {
     const row = await eventually(async () => {
-      const rows: { answered: number | null }[] = await t.dataSource.query(t.config.databaseUrl ? 'SELECT answered FROM usage_events WHERE id = $1' : 'SELECT answered FROM usage_events WHERE id = ?', [replyId]);
+      const rows: { answered: number | null }[] = await app.t.dataSource.query(app.t.config.databaseUrl ? 'SELECT answered FROM usage_events WHERE id = $1' : 'SELECT answered FROM usage_events WHERE id = ?', [replyId]);
       return rows[0];
     }, 5000, 'the usage event');
     return row.answered === null ? null : Number(row.answered) === 1;
@@ -73,7 +75,7 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
   });
 
   it('an item just added, "Refund window for hardware orders", is cited for the laptop question (over the socket), and the password article is not', async () => {
-    await admin
+    await app.admin
       .post('/api/knowledge')
       .send({
         title: 'Refund window for hardware orders',
@@ -83,7 +85,7 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
         tags: ['returns', 'hardware'],
       })
       .expect(201);
-    const result = await chatOverSocket(socket, { vertical: 'customer-service', query: 'Can I send back a laptop I bought last month and get my money back?' });
+    const result = await chatOverSocket(app.socket, { vertical: 'customer-service', query: 'Can I send back a laptop I bought last month and get my money back?' });
     const titles = result.done!.sources.map((s) => s.title);
     expect(titles).toContain('Refund window for hardware orders');
     expect(titles).not.toContain('Resetting your password');
@@ -140,7 +142,7 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
   it('Analytics shows the "Answered from knowledge" rate beside the success rate', async () => {
     // Everything this suite asked went through the offline responder of its vertical's agent.
     const agents = await eventually(async () => {
-      const res = await admin.get('/api/analytics/agents?hours=1').expect(200);
+      const res = await app.admin.get('/api/analytics/agents?hours=1').expect(200);
       const rows = res.body.data as { agentId: string; totalRequests: number; answeredRate: number | null; errorRate: number }[];
       const cs = rows.find((r) => r.agentId === 'customer-service-agent');
       return cs && cs.totalRequests >= 8 ? rows : undefined;
@@ -155,18 +157,18 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
     // Employee Support: the English vacation question and its five translations, all answered.
     expect(hr.totalRequests).toBe(6);
     expect(hr.answeredRate).toBe(1);
-    const system = (await admin.get('/api/analytics/system?hours=1').expect(200)).body.data as { answeredRate: number | null };
+    const system = (await app.admin.get('/api/analytics/system?hours=1').expect(200)).body.data as { answeredRate: number | null };
     expect(system.answeredRate).toBeCloseTo(12 / 14, 4);
   });
 
   // After the analytics check above, which counts what this suite asked before it.
   it('an API caller that names no reply language is answered in the language the question is written in', async () => {
-    const res = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?' }).expect(200);
+    const res = await request(app.t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?' }).expect(200);
     expect(res.body.data.response).toMatch(/^Voici ce que j’ai trouvé dans notre base de connaissances/);
-    const notFound = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: '¿Cómo juego al ajedrez?' }).expect(200);
+    const notFound = await request(app.t.url).post('/interact').send({ vertical: 'customer-service', query: '¿Cómo juego al ajedrez?' }).expect(200);
     expect(notFound.body.data.response).toMatch(/^No encontré nada en nuestra base de conocimiento/);
     // Named, it wins over the question's language.
-    const named = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?', preferredLanguage: 'English' }).expect(200);
+    const named = await request(app.t.url).post('/interact').send({ vertical: 'customer-service', query: 'Comment réinitialiser mon mot de passe ?', preferredLanguage: 'English' }).expect(200);
     expect(named.body.data.response).toMatch(/^Here's what I found in our knowledge base/);
   });
 
@@ -188,24 +190,11 @@ describe('answers from the sample knowledge: relevance floor, suggestions, other
  * report, through the real app (offline knowledge responder), as a visitor or an API caller asks.
  */
 describe('answers to what outside use found', () => {
-  let t: TestApp;
-  let admin: AdminAgent;
-  let socket: ClientSocket;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    admin = await adminAgent(t);
-    socket = await connectClient(t.url);
-  });
-
-  afterAll(async () => {
-    socket?.close();
-    await t?.close();
-  });
+  const app = sampleApp();
 
   /** As an API caller that names no reply language (the question's language decides). */
   async function ask(vertical: string, query: string, extra: Record<string, unknown> = {}): Promise<ReplyData> {
-    const res = await request(t.url).post('/interact').send({ vertical, query, userId: 'demo-user', ...extra }).expect(200);
+    const res = await request(app.t.url).post('/interact').send({ vertical, query, userId: 'demo-user', ...extra }).expect(200);
     return res.body.data as ReplyData;
   }
 
@@ -213,13 +202,13 @@ describe('answers to what outside use found', () => {
     const sofa = await ask('customer-service', 'Can I return a sofa?');
     expect(sofa.response).toMatch(/^Here's what I found in our knowledge base:/);
     expect(sofa.sources[0].title).toBe('Returns and refunds');
-    const taxi = await chatOverSocket(socket, { vertical: 'hr', query: 'Can I expense a taxi?' });
+    const taxi = await chatOverSocket(app.socket, { vertical: 'hr', query: 'Can I expense a taxi?' });
     expect(taxi.done!.response).toMatch(/^Here's what I found in our knowledge base:/);
     expect(taxi.done!.sources[0].title).toBe('Expenses and reimbursement');
     const guest = await ask('hr', 'Can I bring a guest?');
     expect(guest.answered).toBe(false);
     expect(guest.response).toMatch(/^I couldn't find anything in our knowledge base that answers this\./);
-    const guestOverSocket = await chatOverSocket(socket, { vertical: 'hr', query: 'Can I bring a guest?' });
+    const guestOverSocket = await chatOverSocket(app.socket, { vertical: 'hr', query: 'Can I bring a guest?' });
     expect(guestOverSocket.done!.response).toMatch(/^I couldn't find anything in our knowledge base/);
   });
 
@@ -235,7 +224,7 @@ describe('answers to what outside use found', () => {
   });
 
   it('3. a number alone clears no floor: "thanks 9" cites nothing (not even an item titled "Shared mime info spec 2.9.") and is taken as thanks', async () => {
-    await admin
+    await app.admin
       .post('/api/knowledge')
       .send({ title: 'Shared mime info spec 2.9.', content: 'Version 2.9 of the shared MIME info specification adds 9 new glob rules.', category: 'Docs', vertical: 'customer-service', tags: [] })
       .expect(201);
