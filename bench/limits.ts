@@ -3,7 +3,7 @@
  *
  *   npx ts-node --transpile-only bench/limits.ts      (REDIS_URL set: also with Redis)
  *
- * Everything a chat message does before its provider call because of issue 15, on the real app
+ * Everything a chat message does before its provider call for the rate limits and budgets, on the real app
  * (startTestApp: temporary SQLite, the limits module as wired), measured per message:
  *  - limiter: ChatLimitsService.admitMessage for a socket message (per-socket, visitor and IP
  *    windows, minute and hour, then the visitor's concurrent-reply lease) and the lease's release;

@@ -30,7 +30,7 @@
  *  (f) BENCH_IDLE (10,000) idle sockets held open: the server's heap after a full GC, app
  *      (socket.io) vs bare ws relay.
  *
- * The one-server goals (issue 18) are printed first, each with the bare relay and the direct
+ * The one-server goals are printed first, each with the bare relay and the direct
  * SDK beside the app and PASS / FAIL: added TTFT p99 <= 15 ms at 100 streams in flight; 10,000
  * idle sockets in <= 120 MB of heap; 1,000 concurrent streams with no frame gap more than 100 ms
  * beyond the provider's; at most one frame per stream per interval at any delta rate, the first
@@ -978,7 +978,7 @@ async function main(): Promise<void> {
     notes.push('- WARNING: the FrameCoalescer instrumentation did not take effect (its internals changed?); the first-frame delay and the one-frame-per-delta figures are not valid.');
   }
 
-  // The one-server goals (issue 18), each beside the bare relay and the direct SDK.
+  // The one-server goals, each beside the bare relay and the direct SDK.
   const pf = (met: boolean) => (met ? 'PASS' : 'FAIL');
   const mb = (bytes: number) => `${fmt(bytes / 1048576, 1)} MB`;
   const addedP99 = p99(addedS);
@@ -1042,7 +1042,7 @@ async function main(): Promise<void> {
   const out: string[] = [
     '## Streaming benchmark (bench/stream.ts)',
     '',
-    '### One-server goals (issue 18), one run, side by side',
+    '### One-server goals, one run, side by side',
     '',
     markdownTable(['Goal', 'Load', 'App', 'Bare ws relay', 'Direct SDK', 'Result', 'Verdict'], goals),
     '',

@@ -8,9 +8,13 @@
  * zlib FAQs are held out):
  *  1. grid-searches the ranking weights (titleBonus, coverageBonus) for the best mean of R@1 and
  *     MRR before any floor, and prints the held-out corpora's figures for the chosen weights;
- *  2. fits the confidence, a logistic regression of "the first item is right" (unanswerable
+ *  2. fits the match (matchOf), a logistic regression of "the first item is right" (unanswerable
  *     questions: never) on the first item's coverage, title coverage and lead over the second;
- *  3. prints the accuracy per confidence band on the tuning and on the held-out corpora.
+ *  3. prints the accuracy per band on the tuning and on the held-out corpora;
+ *  4. fits the distinctness of the reply's confidence (replyConfidence: match x 1 / (1 + e^-(bias +
+ *     a x lead))) on the replies of the `lexical` mode that cite something, by maximum likelihood
+ *     of "the first source is right", and prints the resulting accuracy per confidence band, as
+ *     `npm run eval` does, for every mode.
  */
 import * as fs from 'node:fs';
 
@@ -21,10 +25,16 @@ interface Candidate {
   coverage: number;
   ownCoverage: number;
   titleCoverage: number;
+  relevance: number;
+  match: number;
 }
 interface Outcome {
   corpus: string;
+  mode: string;
   question: { q: string; lang: string; expect: string[] };
+  /** Keys of the cited items, best first; rank: 1-based rank of the first right one, 0 when none. */
+  cited: string[];
+  rank: number;
   candidates?: Candidate[];
 }
 
@@ -162,4 +172,54 @@ function byConfidence(set: Outcome[], mix: number): { r1: number; r3: number; mr
 }
 if (FEATURES.join(',') === 'coverage,title') {
   for (const mix of [0, 0.1, 0.2, 0.3, 0.5, 1, 2]) console.log(`rank by bm25Norm + ${mix} x confidence: tuning ${fmt(byConfidence(tuning, mix))}; held out ${fmt(byConfidence(held, mix))}`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// 4. The reply's confidence: match x distinctness (src/retrieval/relevance.ts, replyConfidence).
+
+/** The cited first source's match and its lead over the most relevant other candidate. */
+function replyFeatures(o: Outcome): { match: number; lead: number } | undefined {
+  const list = o.candidates ?? [];
+  const first = list.find((c) => c.key === o.cited[0]);
+  if (!first) return undefined;
+  const runnerUp = list.filter((c) => c !== first).reduce<Candidate | undefined>((best, c) => (!best || c.relevance > best.relevance ? c : best), undefined);
+  const lead = runnerUp && first.relevance > 0 ? Math.min(1, Math.max(0, 1 - runnerUp.relevance / first.relevance)) : 1;
+  return { match: first.match, lead };
+}
+
+const replies = (set: Outcome[]) =>
+  set.filter((o) => o.cited.length > 0).map((o) => ({ o, f: replyFeatures(o) })).filter((r): r is { o: Outcome; f: { match: number; lead: number } } => r.f !== undefined);
+const distinct = [0, 0];
+const replyConfidence = (f: { match: number; lead: number }) => f.match * sigmoid(distinct[0] + distinct[1] * f.lead);
+const fitOn = replies(tuning.filter((o) => o.mode === 'lexical'));
+for (let epoch = 0; epoch < 30000; epoch++) {
+  const grad = [0, 0];
+  for (const { o, f } of fitOn) {
+    const y = o.rank === 1 ? 1 : 0;
+    const q = sigmoid(distinct[0] + distinct[1] * f.lead);
+    const p = Math.min(1 - 1e-9, Math.max(1e-9, f.match * q));
+    // d(-log-likelihood)/dz for p = match x sigmoid(z).
+    const d = -(y / p - (1 - y) / (1 - p)) * f.match * q * (1 - q);
+    grad[0] += d;
+    grad[1] += d * f.lead;
+  }
+  distinct[0] -= (0.3 * grad[0]) / fitOn.length;
+  distinct[1] -= (0.3 * grad[1]) / fitOn.length;
+}
+console.log(`reply confidence, distinctness fit (lexical, tuning corpora): bias ${distinct[0].toFixed(2)}, lead ${distinct[1].toFixed(2)}`);
+function replyBands(label: string, set: Outcome[]): void {
+  const edges = [0, 0.3, 0.5, 0.7, 0.9, 1.01];
+  const rows = replies(set);
+  const parts: string[] = [];
+  for (let b = 0; b + 1 < edges.length; b++) {
+    const inBand = rows.filter((r) => replyConfidence(r.f) >= edges[b] && replyConfidence(r.f) < edges[b + 1]);
+    parts.push(`${edges[b].toFixed(1)}+: ${inBand.filter((r) => r.o.rank === 1).length}/${inBand.length}`);
+  }
+  console.log(`  ${label}: ${parts.join('  ')}`);
+}
+for (const mode of [...new Set(outcomes.map((o) => o.mode))]) {
+  const ofMode = outcomes.filter((o) => o.mode === mode);
+  replyBands(`${mode}, tuning`, ofMode.filter(isTuning));
+  replyBands(`${mode}, held out`, ofMode.filter((o) => !isTuning(o)));
+  replyBands(`${mode}, all`, ofMode);
 }

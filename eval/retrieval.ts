@@ -10,7 +10,9 @@
  *  - MRR: mean of 1 / rank of the first right source (0 when none is cited);
  *  - not found: share of the unanswerable questions whose reply cites nothing;
  *  - calibration: for the replies that cite something, the share whose first source is right,
- *    per band of the reply's confidence.
+ *    per band of the reply's confidence (src/retrieval/relevance.ts, replyConfidence: the
+ *    estimated probability that the first source answers the question), and whether every band
+ *    is at least as often right as the one below it. A "not found" reply's confidence is 0.
  * Rows per language group (English, other languages) and per language follow.
  *
  * Modes:
@@ -225,6 +227,8 @@ const TABLE_HEAD = ['| corpus / questions | mode | answerable | R@1 | R@3 | MRR 
 function calibration(outcomes: Outcome[]): string[] {
   const lines = ['| confidence | replies citing a source | first source right | accuracy |', '|---|---:|---:|---:|'];
   const answered = outcomes.filter((o) => o.cited.length > 0);
+  /** Bands with replies, as label and accuracy, lowest first. */
+  const filled: { label: string; accuracy: number; replies: number }[] = [];
   for (let b = 0; b < BANDS.length; b++) {
     const lo = BANDS[b];
     const hi = b + 1 < BANDS.length ? BANDS[b + 1] : Infinity;
@@ -232,14 +236,20 @@ function calibration(outcomes: Outcome[]): string[] {
     const right = inBand.filter((o) => o.rank === 1).length;
     const label = hi === Infinity ? `>= ${lo.toFixed(1)}` : `${lo.toFixed(1)}–${hi.toFixed(1)}`;
     lines.push(`| ${label} | ${inBand.length} | ${right} | ${fmt(inBand.length ? right / inBand.length : NaN)} |`);
+    if (inBand.length > 0) filled.push({ label, accuracy: right / inBand.length, replies: inBand.length });
   }
+  const dips = filled.slice(1).filter((band, i) => band.accuracy < filled[i].accuracy);
   const high = answered.filter((o) => o.confidence >= 0.7);
   const notFound = outcomes.filter((o) => o.cited.length === 0);
   lines.push(`| (>= 0.7 together) | ${high.length} | ${high.filter((o) => o.rank === 1).length} | ${fmt(high.length ? high.filter((o) => o.rank === 1).length / high.length : NaN)} |`);
   const cited = answered.reduce((sum, o) => sum + o.cited.length, 0);
   lines.push(
     '',
-    `Replies that cite nothing ("not found"): ${notFound.length}, of which ${notFound.filter((o) => o.question.expect.length === 0).length} to unanswerable questions. ` +
+    dips.length === 0
+      ? 'Every band is at least as often right as the one below it.'
+      : `Bands less often right than the one below them: ${dips.map((d) => `${d.label} (${fmt(d.accuracy)}, ${d.replies} replies)`).join(', ')}.`,
+    `Replies that cite nothing ("not found"): ${notFound.length}, of which ${notFound.filter((o) => o.question.expect.length === 0).length} to unanswerable questions; ` +
+      `their confidence is ${notFound.every((o) => o.confidence === 0) ? '0' : 'not always 0'}. ` +
       `Replies that cite something cite ${fmt(answered.length ? cited / answered.length : NaN)} sources on average.`,
   );
   return lines;

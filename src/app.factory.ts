@@ -21,7 +21,7 @@ const JSON_BODY_LIMIT = '1mb';
  * JSON-escaped text; kept attachments are sent without content. 32 MB holds three full-size
  * text files in one save. A larger body is refused (413) from its Content-Length, before it is
  * read: parsing 60 MB of JSON held the event loop for up to 0.8 s on 2 busy cores (/health
- * stalled meanwhile; issue 18, defect 2).
+ * stalled meanwhile).
  */
 const KNOWLEDGE_BODY_LIMIT = '32mb';
 const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io'];

@@ -1,5 +1,5 @@
 /**
- * The Config API (product-spec section 7 "Config") end to end: agents CRUD with masked keys,
+ * The Config API end to end: agents CRUD with masked keys,
  * validation errors, validate and export, the API key test against the mock vendor, and the
  * global settings taking effect on the next chat (vertical switches, analytics, debug logs,
  * temperature and response length).

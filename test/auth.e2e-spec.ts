@@ -1,5 +1,5 @@
 /**
- * The auth API of product-spec section 7, the session cookie, the global guard (401 without a
+ * The auth API, the session cookie, the global guard (401 without a
  * session on every admin route, 403 for cross-origin state changes) and the /admin socket
  * namespace. Runs on SQLite + in-process jobs, or Postgres + Redis when DATABASE_URL / REDIS_URL are set.
  */
@@ -55,7 +55,7 @@ async function signInWithPassword(t: TestApp, email: string, password = PASSWORD
   return sessionCookieOf(res);
 }
 
-/** Every admin route of product-spec section 7 (and the auth routes that need a session). */
+/** Every admin route (and the auth routes that need a session). */
 const ADMIN_ROUTES: Array<['get' | 'post' | 'put' | 'delete', string]> = [
   ['get', '/api/auth/me'],
   ['post', '/api/auth/refresh'],

@@ -1,5 +1,5 @@
 /**
- * Issue 15: monthly budgets with the mock provider and the price table: a small cap is reached and
+ * Monthly budgets with the mock provider and the price table: a small cap is reached and
  * each cap behaviour happens (refused in the visitor's language on REST, SSE and the socket, or
  * answered by the offline responder); the soft alert mail goes to every admin once; per vertical
  * and per agent budgets; tokens per visitor per day; a controlled clock rolls the month over and

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the chat rate limits over REST, SSE and the socket: per IP, per visitor, per socket,
+ * The chat rate limits over REST, SSE and the socket: per IP, per visitor, per socket,
  * per API key, concurrent replies per visitor and sockets per IP. A second client address
  * (127.0.0.2, bound as the client socket's local address) is not affected by the first's limit,
  * and a forged X-Forwarded-For from an untrusted peer changes nothing. Refused requests are counted

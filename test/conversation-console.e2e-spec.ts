@@ -1,5 +1,5 @@
 /**
- * The console's side of kept conversations (issue 16): the Conversations list (filters, full-text
+ * The console's side of kept conversations: the Conversations list (filters, full-text
  * search, pages), transcripts and their export, knowledge gaps, the vote kept on the message, and
  * the conversation figures of Analytics. The real app with the offline knowledge responder on the
  * sample knowledge; SQLite, or Postgres with DATABASE_URL (the search then runs on its tsvector

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 16): the daily purge job deletes conversations whose last message is older than
+ * Retention: the daily purge job deletes conversations whose last message is older than
  * the retention setting, and nothing newer. The conversations clock is controlled: conversations
  * are written "days ago", and the purge runs "today".
  */

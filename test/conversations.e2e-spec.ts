@@ -1,5 +1,5 @@
 /**
- * Kept conversations and replies that survive the connection (issue 16): one server, the LLM a
+ * Kept conversations and replies that survive the connection: one server, the LLM a
  * mock OpenAI server (so the prompt the model got can be read back), visitors as cookies.
  */
 import request from 'supertest';

@@ -1,5 +1,5 @@
 /**
- * Hybrid retrieval (issue 14, deliverable 3) through the real app, with the mock LLM server's
+ * Hybrid retrieval through the real app, with the mock LLM server's
  * /v1/embeddings (deterministic vectors: this tests the plumbing, not the quality): settings,
  * backfill and its progress, vectors for every chunk, re-embedding on a model change, the
  * question's vector fused with BM25, the fall back to BM25 when the endpoint fails or is slow,

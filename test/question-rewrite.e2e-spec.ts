@@ -1,5 +1,5 @@
 /**
- * Question rewriting (issue 14, deliverable 2): with an LLM agent, a question in another language
+ * Question rewriting: with an LLM agent, a question in another language
  * than the knowledge is rewritten into English for the search by one short call (usage event kind
  * 'rewrite'), and the reply is in the visitor's language; late or unusable rewrites fall back to
  * the offline cross-language search. The LLM is the mock server speaking OpenAI's wire format.

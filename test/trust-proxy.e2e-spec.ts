@@ -1,5 +1,5 @@
 /**
- * Issue 18, defect 7: forwarding headers count only from a proxy TRUST_PROXY names. By default
+ * Forwarding headers count only from a proxy TRUST_PROXY names. By default
  * nobody's do: a client cannot pick its own IP (and so escape the per-IP limits) with
  * X-Forwarded-For, nor its host for the /admin handshake with X-Forwarded-Host; and the origin
  * check compares the scheme as well as the host.

@@ -1,5 +1,5 @@
 /**
- * Usage events are stored before the visitor gets the end of the reply (issue 18, defect 3), so
+ * Usage events are stored before the visitor gets the end of the reply, so
  * a reply id the visitor holds is always rateable and an unknown one is refused at once (defect
  * 9); during a database outage they go to a journal that a later start replays.
  */

@@ -44,7 +44,7 @@ export interface KeyTestResult extends SharedKeyTestResult {
 export type { ConfigExport };
 
 /**
- * The Config API's logic (product-spec section 7 "Config"): agents CRUD with encrypted keys,
+ * The Config API's logic: agents CRUD with encrypted keys,
  * global settings, validation, export, and the API key test through the vendor's SDK.
  * Every change reloads this server's cache, tells the other servers, and pushes `config:changed`
  * to the admin consoles.

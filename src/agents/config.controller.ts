@@ -25,7 +25,7 @@ import type { GlobalSettings } from './global-settings';
 
 type Envelope<T> = { success: true; data: T };
 
-/** The Config API (product-spec section 7 "Config"); admin only (global guard and the admin API gate). */
+/** The Config API; admin only (global guard and the admin API gate). */
 @Controller('api/config')
 export class ConfigController {
   constructor(private readonly configs: AgentConfigService) {}

@@ -24,7 +24,7 @@ import { UsageExportService } from './usage-export.service';
 type Envelope<T> = { success: true; data: T };
 type Window = z.output<typeof AnalyticsWindowQuerySchema>;
 
-/** The analytics API (product-spec section 7 "Analytics"); admin only (global guard and AdminApiGate). */
+/** The analytics API; admin only (global guard and AdminApiGate). */
 @Controller('api/analytics')
 export class AnalyticsController {
   constructor(

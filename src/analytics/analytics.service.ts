@@ -1,5 +1,5 @@
 /**
- * The figures of the analytics API (product-spec section 7 "Analytics"). Each endpoint runs the
+ * The figures of the analytics API. Each endpoint runs the
  * same grouped aggregate over the parts of its window (see analytics-window.ts): raw events for
  * the partial hours, hourly rollups for the finalised complete hours, then merges the parts.
  */

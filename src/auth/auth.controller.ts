@@ -29,8 +29,8 @@ import { RetryAfterInterceptor } from './retry-after.interceptor';
 import type { AdminAuth, IssuedSession } from './session.service';
 
 /**
- * The auth API of product-spec section 7. Success bodies carry `success`, `data`, and the
- * `message` / `user` / `methods` fields the spec names; errors are the usual envelope
+ * The auth API. Success bodies carry `success`, `data`, and the
+ * `message` / `user` / `methods` fields the console reads; errors are the usual envelope
  * (403 'Email not authorized', 401 bad credentials or no session, 429 with Retry-After).
  * An admin with a second factor is answered `secondFactor: 'totp'` (no `user`) by the password and
  * code sign-ins, and finishes with verify-totp; one who must set one up first, `secondFactor: 'enrol'`.

@@ -56,7 +56,7 @@ export class InteractController {
   @Contract({
     summary: 'Ask a question',
     description:
-      'The chat request of the product spec. Answers the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events (see ChatStreamEvent): `chat:start` (the replyId), `chat:delta` frames, then `chat:done` or `chat:error`. Errors found before the reply starts are the JSON error envelope in both cases. The exchange is saved in the conversation of the visitor cookie (`sa_visitor`, set by the first call): send it back to continue the conversation (the prompt then gets the stored history; `conversationHistory` is only read from callers without the cookie) and to read, resume or stop a reply at /interact/replies/{replyId}. A caller that goes away does not stop the reply.',
+      'The chat request. Answers the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events (see ChatStreamEvent): `chat:start` (the replyId), `chat:delta` frames, then `chat:done` or `chat:error`. Errors found before the reply starts are the JSON error envelope in both cases. The exchange is saved in the conversation of the visitor cookie (`sa_visitor`, set by the first call): send it back to continue the conversation (the prompt then gets the stored history; `conversationHistory` is only read from callers without the cookie) and to read, resume or stop a reply at /interact/replies/{replyId}. A caller that goes away does not stop the reply.',
     body: InteractRequestSchema,
     data: ReplyDataSchema,
     content: { 'text/event-stream': { schema: ChatStreamEventSchema, description: 'With Accept: text/event-stream: the reply as server-sent events.' } },

@@ -53,8 +53,7 @@ export class AppSocketIoAdapter extends IoAdapter {
   /**
    * One plain listener per handler. Nest's own binding builds an rxjs pipeline per handler and a
    * shared disconnect stream for every socket (fromEvent, mergeMap, takeUntil), kept for the
-   * socket's whole life: measured with 2,000 idle sockets, 27.2 KB of heap per socket with them,
-   * 12.6 KB without. Same behaviour: the payload and ack are mapped as Nest maps them, and a
+   * socket's whole life, about twice the heap of an idle socket (docs/architecture.md). Same behaviour: the payload and ack are mapped as Nest maps them, and a
    * handler's non-empty result is emitted (`{event, data}`) or acknowledged.
    */
   override bindMessageHandlers(socket: Socket, handlers: MessageMappingProperties[], transform: (data: unknown) => Observable<unknown>): void {

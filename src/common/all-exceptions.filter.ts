@@ -57,7 +57,7 @@ export function retryAfterOf(exception: unknown): number | undefined {
 }
 
 /**
- * Turns every error into the envelope of DESIGN.md section 5. A 500 is logged with its request
+ * Turns every error into the envelope `{success: false, error: {code, message}, requestId}`. A 500 is logged with its request
  * id and answered with a generic message: no stack, no SQL, no internals.
  */
 @Catch()

@@ -57,8 +57,8 @@ const START_DEFER_MS = 50;
  * frame (its transaction would compete with those first tokens for the CPU), this long after its
  * own first frame at the latest: the bound on how long a question being answered can be missing
  * from the database. A read of the conversations on this server writes it at once; one on another
- * server (a reload landing there) does not see it within that window, so it stays short: the
- * first frames of 100 replies asked at once spread over less than 150 ms here.
+ * server (a reload landing there) does not see it within that window, so it stays short: a few
+ * times the spread of a burst's first frames (docs/architecture.md has the figures).
  */
 export const START_HOLD_MS = 300;
 /** A reply waiting longer than this for its first frame no longer holds the starts (one whose pipeline failed before its turn opened is forgotten too). */

@@ -48,7 +48,7 @@ export interface GapCandidate {
 
 /**
  * Decides which existing group (if any) a failed question belongs to. The default compares
- * stemmed terms; the embeddings work (issue 14) can provide GAP_MATCHER to compare meanings
+ * stemmed terms; embeddings can provide GAP_MATCHER to compare meanings
  * instead (candidates are still the groups sharing a term with the question, plus whatever the
  * matcher's own index adds).
  */

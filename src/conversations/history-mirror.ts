@@ -2,10 +2,9 @@
  * The conversations' history as the database holds it, kept in memory by the one server that
  * writes it (the embedded mode, `soleServer`), so that a chat's history needs no statement.
  *
- * Measured with bench/stream.ts at 100 concurrent chats on SQLite: a statement is a trip through
- * libuv's thread pool, and the history read was the larger part of the time between a question
- * and the provider call (p50 2-4 ms, p99 20-60 ms when the machine is busy). Answered from here,
- * that step takes no I/O at all.
+ * A statement is a trip through libuv's thread pool, and under many concurrent chats the history
+ * read was the larger part of the time between a question and the provider call (figures in
+ * docs/architecture.md). Answered from here, that step takes no I/O at all.
  *
  * What an entry holds is exactly what openTurn's read would return now:
  * - the rows that read returned (newest first), kept only if no write of that conversation

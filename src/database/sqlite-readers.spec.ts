@@ -1,5 +1,5 @@
 /**
- * Reads on SQLite never wait behind a write (issue 18, defect 2): a SELECT built by TypeORM
+ * Reads on SQLite never wait behind a write: a SELECT built by TypeORM
  * outside a transaction, and readQuery(), run on read-only connections of their own, see what
  * was committed when they started, and answer while the writer is busy with a long statement.
  */

@@ -2,8 +2,8 @@
  * Reads that never wait behind a write, on SQLite.
  *
  * TypeORM's sqlite driver runs every statement on ONE connection, so a search issued while an
- * admin's large item is being indexed used to wait for that write (issue 18, defect 2: a chat
- * took 10.5-14.8 s during a 10 MB upload instead of 0.32 s). In WAL mode readers and the writer
+ * admin's large item is being indexed would wait for that write: a chat during a 10 MB upload
+ * would take seconds. In WAL mode readers and the writer
  * do not block each other, as long as they are on different connections. So this opens a few
  * read-only connections to the same file and routes TypeORM's read query runners to them:
  *

@@ -26,6 +26,8 @@ import {
   rankItems as rankAnswers,
   RankedItem as RankedAnswer,
   RelevanceParams,
+  relevanceFor,
+  replyConfidence,
   SUGGEST_CONFIDENCE,
   WEAK_MATCH,
 } from '../retrieval/relevance';
@@ -122,10 +124,16 @@ export interface Retrieval {
   passages: KnowledgePassage[];
   /**
    * 0..1: the estimated probability that the first source answers the question (relevance.ts,
-   * confidenceOf); for a "not found", that of the best item below the floor (0 when nothing
-   * matched at all). The chat pipeline reports it as the reply's `confidence`.
+   * replyConfidence: its match, lowered when another item comes close); 0 for a "not found",
+   * which cites nothing. The chat pipeline reports it as the reply's `confidence`.
    */
   confidence: number;
+  /**
+   * 0..1: how well the first source covers the question (relevance.ts, matchOf), or for a "not
+   * found" the best item below the floor (0 when nothing matched at all). What decides whether
+   * another vertical's knowledge matches better (RetrieveOptions.elsewhere).
+   */
+  match: number;
   /** Whether anything cleared the relevance floor (sources is not empty). */
   answered: boolean;
   /**
@@ -289,6 +297,13 @@ function viewOf(item: KnowledgeItem, attachments: KnowledgeAttachmentView[]): Kn
     createdAt: new Date(item.createdAt).toISOString(),
     updatedAt: new Date(item.updatedAt).toISOString(),
   };
+}
+
+/** The item ranked most relevant after `first` (with embeddings, the fused order may put a less relevant one second). */
+function runnerUpOf(ranked: readonly RankedAnswer[], first: RankedAnswer): RankedAnswer | undefined {
+  let best: RankedAnswer | undefined;
+  for (const item of ranked) if (item !== first && (!best || item.relevance > best.relevance)) best = item;
+  return best;
 }
 
 function round(value: number): number {
@@ -624,17 +639,17 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   async retrieve(query: string, options: RetrieveOptions = {}): Promise<Retrieval> {
     const here = await this.retrieveIn(query, options);
     const others = (options.elsewhere ?? []).filter((v) => v !== options.vertical);
-    if (others.length === 0 || (here.answered && here.confidence >= WEAK_MATCH)) return here;
-    let best: { vertical: string; confidence: number } | undefined;
+    if (others.length === 0 || (here.answered && here.match >= WEAK_MATCH)) return here;
+    let best: { vertical: string; match: number } | undefined;
     for (const vertical of others) {
       const there = await this.retrieveIn(query, { vertical, limit: 1, passagesPerItem: 1, relevance: options.relevance, semantic: false });
-      if (there.answered && there.confidence >= SUGGEST_CONFIDENCE && there.confidence > (best?.confidence ?? 0)) best = { vertical, confidence: there.confidence };
+      if (there.answered && there.match >= SUGGEST_CONFIDENCE && there.match > (best?.match ?? 0)) best = { vertical, match: there.match };
     }
     if (!best) return here;
     if (!here.answered) return { ...here, suggestedVertical: best.vertical };
-    if (best.confidence - here.confidence < ELSEWHERE_MARGIN) return here;
-    // The question belongs to the other vertical: nothing here is cited.
-    return { ...here, sources: [], passages: [], answered: false, suggestedVertical: best.vertical };
+    if (best.match - here.match < ELSEWHERE_MARGIN) return here;
+    // The question belongs to the other vertical: nothing here is cited (and nothing is claimed).
+    return { ...here, sources: [], passages: [], answered: false, confidence: 0, suggestedVertical: best.vertical };
   }
 
   /** retrieve() within options.vertical only. */
@@ -643,16 +658,17 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async retrieveInUntracked(query: string, options: RetrieveOptions): Promise<Retrieval> {
-    const { terms, expansions: related, weights: analysedWeights } = analyseQuery(query);
-    const empty: Retrieval = { sources: [], passages: [], confidence: 0, answered: false, coverage: 0, terms };
-    if (terms.length === 0) return empty;
+    const { terms, expansions: related, weights: analysedWeights, topic } = analyseQuery(query, options.vertical);
+    const empty: Retrieval = { sources: [], passages: [], confidence: 0, match: 0, answered: false, coverage: 0, terms };
+    // Nothing but numbers and generic words ("thanks 9"): no passage can be said to answer it.
+    if (terms.length === 0 || !topic) return empty;
     const limit = clampInt(options.limit, 4, 1, 20);
     const perItem = clampInt(options.passagesPerItem, 2, 1, 10);
-    const params = { ...DEFAULT_RELEVANCE, ...options.relevance };
+    const params = relevanceFor(options.vertical, options.relevance);
 
     // The candidates without their text: only the passages chosen below need it.
     const expansions = options.expand === false ? [] : related;
-    const weights = analysedWeights ?? terms.map(termWeight);
+    const weights = analysedWeights ?? terms.map((t) => termWeight(t, options.vertical));
     // A legal question: other jurisdictions' chunks are left out while ranking (so they cannot
     // crowd the visitor's out of the candidates), and checked again on the candidates found (a
     // chunk written between the two reads).
@@ -693,12 +709,12 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       // Items that clear the relevance floor stay ahead of those that do not: fusion reorders the
       // answerable ones, it never puts an uncitable item first and so turns a found answer into
       // "not found" (measured with plain RRF on the eval's mock vectors: not found rose, R@1 fell).
-      ranked = [...fused.filter((item) => item.confidence >= params.floor), ...fused.filter((item) => item.confidence < params.floor)];
+      ranked = [...fused.filter((item) => item.match >= params.floor), ...fused.filter((item) => item.match < params.floor)];
     }
     const candidates = options.explain ? { candidates: ranked.slice(0, 30) } : {};
     if (ranked.length === 0) return tag({ ...empty, ...candidates });
     const top = citable(ranked, limit, params);
-    if (top.length === 0) return tag({ ...empty, confidence: round(ranked[0].confidence), coverage: round(ranked[0].coverage), ...candidates });
+    if (top.length === 0) return tag({ ...empty, match: round(ranked[0].match), coverage: round(ranked[0].coverage), ...candidates });
 
     const bestChunk = Math.max(...top.map((item) => item.chunks[0].score));
     const passages: KnowledgePassage[] = [];
@@ -723,7 +739,8 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       }),
       // A chunk deleted since it was ranked has no text to quote.
       passages: passages.filter((p) => texts.has(p.chunkId)).map((p) => ({ ...p, text: texts.get(p.chunkId) as string })),
-      confidence: round(top[0].confidence),
+      confidence: round(replyConfidence(top[0], runnerUpOf(ranked, top[0]))),
+      match: round(top[0].match),
       answered: true,
       coverage: round(top[0].coverage),
       terms,

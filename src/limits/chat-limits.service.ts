@@ -47,7 +47,7 @@ const REFUSAL: Record<Exclude<LimitRule, 'budget' | 'visitor_tokens'>, string> =
 };
 
 /**
- * The chat rate limits (issue 15), on the app's one rate limiter (Redis with REDIS_URL, so every
+ * The chat rate limits, on the app's one rate limiter (Redis with REDIS_URL, so every
  * server counts together; memory otherwise): messages per minute and per hour per client IP, per
  * visitor and per API key, per minute per socket; replies streaming at once per visitor; sockets
  * open per IP. The figures are global settings (Configuration tab), read on every message, so a

@@ -51,6 +51,20 @@ describe('surelyWrittenIn (switching the reply language for the visitor)', () =>
     expect(surelyWrittenIn('I need an invoice for an order')).toBe('en');
   });
 
+  it.each(['Can I return a sofa?', 'Can I expense a taxi?', 'Can I bring a guest?', 'I have a question about a parcel', 'My employer gave me no notice before firing me'])(
+    'takes the English "I", "a", "me" and "no" for English, not for Italian or Spanish words: %s',
+    (text) => {
+      expect(surelyWrittenIn(text)).toBe('en');
+      expect(detectLanguage(text)).toBe('en');
+    },
+  );
+
+  it('still tells a short Italian or Portuguese question by its own words', () => {
+    expect(surelyWrittenIn('Posso avere un rimborso?')).toBe('it');
+    expect(surelyWrittenIn('Posso ter um reembolso?')).toBe('pt');
+    expect(surelyWrittenIn('Ho ricevuto i pantaloni sbagliati')).toBe('it');
+  });
+
   it('switches nothing on a word or two that several languages share, or on none', () => {
     for (const text of ['no', 'ciao', 'come on', 'ok', 'refund', 'Python', 'no thanks', 'a la carte']) expect([text, surelyWrittenIn(text)]).toEqual([text, undefined]);
   });

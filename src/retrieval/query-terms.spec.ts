@@ -1,4 +1,4 @@
-import { analyseQuery, COGNATE_CREDIT, COGNATE_WEIGHT, extractQueryTerms, TRANSLATION_CREDIT, TRANSLATION_WEIGHT, UNTRANSLATED_WEIGHT } from './query-terms';
+import { analyseQuery, COGNATE_CREDIT, GENERIC_WEIGHT, QUANTITY_WEIGHT, COGNATE_WEIGHT, extractQueryTerms, TRANSLATION_CREDIT, TRANSLATION_WEIGHT, UNTRANSLATED_WEIGHT } from './query-terms';
 
 describe('extractQueryTerms', () => {
   it('drops question words, pronouns and filler, keeping the topic words', () => {
@@ -104,6 +104,53 @@ describe('analyseQuery', () => {
     expect(terms).toEqual(['refund', 'reimbursement']);
     expect(expansions.map((e) => e.term)).not.toContain('refund');
     expect(expansions.map((e) => e.term)).not.toContain('reimbursement');
+  });
+
+  describe('words that name no topic', () => {
+    const weightOf = (query: string, term: string, vertical?: string) => {
+      const analysed = analyseQuery(query, vertical);
+      return analysed.weights?.[analysed.terms.indexOf(term)];
+    };
+
+    it('a length of time weighs like a generic word: "it\'s been 6 weeks" says when, not what', () => {
+      const analysed = analyseQuery("I want to return my headphones, it's been 6 weeks");
+      expect(analysed.terms).toEqual(['return', 'headphones', '6', 'weeks']);
+      expect(analysed.weights).toEqual([1, 1, QUANTITY_WEIGHT, QUANTITY_WEIGHT]);
+      expect(analysed.topic).toBe(true);
+      // Weeks without a number, or a number without a unit, weigh as any other word.
+      expect(weightOf('How many weeks of parental leave do I get?', 'weeks')).toBe(1);
+      expect(weightOf('Does zlib have problems with the year 2000?', '2000')).toBe(1);
+    });
+
+    it('a question of numbers and generic words alone names no topic ("thanks 9", "policy 2")', () => {
+      expect(analyseQuery('thanks 9')).toMatchObject({ terms: ['9'], topic: false });
+      expect(analyseQuery('policy 2').topic).toBe(false);
+      expect(analyseQuery('order 9').topic).toBe(true);
+      expect(analyseQuery('401k match').topic).toBe(true);
+    });
+
+    it('in Legal, "legal", "law" and "allowed" frame the question rather than name its topic', () => {
+      expect(weightOf('I was fired without notice, is that legal?', 'legal', 'legal')).toBe(GENERIC_WEIGHT);
+      expect(weightOf('Is my landlord allowed to enter without notice?', 'allowed', 'legal')).toBe(GENERIC_WEIGHT);
+      expect(weightOf('I was fired without notice, is that legal?', 'fired', 'legal')).toBe(1);
+      // Elsewhere "legal" can be the topic (a legal name, legal documents).
+      expect(weightOf('How do I change my legal name?', 'legal', 'hr')).toBe(1);
+      expect(analyseQuery('Is that legal?', 'legal').topic).toBe(false);
+    });
+
+    it('"how long" and its verb in other languages name no topic, as in English', () => {
+      expect(analyseQuery('Wie lange gilt die Garantie?').terms).toEqual(['garantie']);
+      expect(analyseQuery('Wie lange dauert die Rückerstattung?').terms).toEqual(['rückerstattung']);
+      expect(analyseQuery('¿Cuánto tiempo tarda el reembolso?').terms).toEqual(['reembolso']);
+      expect(analyseQuery('Combien de temps dure la garantie ?').terms).toEqual(['garantie']);
+      expect(analyseQuery('Quanto tempo demora o reembolso?').terms).toEqual(['reembolso']);
+      expect(analyseQuery('Quanto tempo dura la garanzia?').terms).toEqual(['garanzia']);
+      const ar = analyseQuery('كم تستغرق عملية الاسترداد؟');
+      expect(ar.terms).toEqual(['عملية', 'الاسترداد']);
+      // "عملية" is "process", a generic word in English too.
+      expect(ar.weights).toEqual([GENERIC_WEIGHT, 1]);
+      expect(ar.expansions.filter((e) => e.translation).map((e) => e.term)).toContain('refund');
+    });
   });
 
   it('adds nothing when there are no content terms', () => {

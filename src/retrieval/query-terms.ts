@@ -61,9 +61,10 @@ const MAX_TERM_CHARS = 40;
 
 /**
  * Question phrases whose second word carries no topic ("how long does shipping take" is about
- * shipping, not about length). Removed before the stop-word pass.
+ * shipping, not about length), in English and the other Latin-script languages ("wie lange",
+ * "cuánto tiempo", "combien de temps", "quanto tempo"). Removed before the stop-word pass.
  */
-const QUESTION_PHRASES = /\bhow\s+(?:long|much|many|often|soon|far)\b/g;
+const QUESTION_PHRASES = /(?<![\p{L}\p{N}])(?:how\s+(?:long|much|many|often|soon|far)|wie\s+lange?|cu[aá]nto\s+tiempo|combien\s+de\s+temps|quanto\s+tempo)(?![\p{L}\p{N}])/gu;
 
 /**
  * A crude plural/singular key used only to de-duplicate terms that the index stemmer would
@@ -179,7 +180,7 @@ const MAX_EXPANSIONS = 16;
  * refund, "maternity" -> parental, "coupon" -> discount). Expansions never repeat a term and are
  * meant to be searched with less weight than the visitor's own words.
  */
-export function analyseQuery(query: string): AnalysedQuery {
+export function analyseQuery(query: string, vertical?: string): AnalysedQuery {
   let terms = extractQueryTerms(query);
   const lang = detectLanguage(query);
   const foreign = lang !== undefined && (LEXICON_LANGUAGES as readonly string[]).includes(lang) ? (lang as LexiconLanguage) : undefined;
@@ -217,7 +218,9 @@ export function analyseQuery(query: string): AnalysedQuery {
   }
   const expansions = [...byKey.values()];
   if (latinLanguageOf(query)) expansions.push(...cognatesOf(terms).filter((c) => !byKey.has(dedupeKey(c.term))));
-  let weights: number[] | undefined;
+  let weights = terms.map((t) => termWeight(t, vertical));
+  /** Terms of another language whose English is all generic words. */
+  const genericOnly = new Set<string>();
   if (translated) {
     const inQuestion = new Set(terms);
     const translatedTerms = new Set<string>();
@@ -254,11 +257,52 @@ export function analyseQuery(query: string): AnalysedQuery {
       }
     }
     expansions.push(...byWord.values(), ...hops);
-    // A word of another script with no English found: the lexicon's gap more often than a topic the knowledge lacks.
-    weights = terms.map((t) => (translatedTerms.has(t) || /^[\p{Script=Latin}\p{N}]+$/u.test(t) ? termWeight(t) : UNTRANSLATED_WEIGHT * termWeight(t)));
+    // A word of another script with no English found: the lexicon's gap more often than a topic
+    // the knowledge lacks. A word whose English is all generic words ("عملية": process) weighs as
+    // they would.
+    for (const t of translated.translations) if (t.english.length > 0 && t.english.every((e) => genericWord(e, vertical))) genericOnly.add(t.word);
+    weights = weights.map((w, i) => {
+      const t = terms[i];
+      if (genericOnly.has(t)) return Math.min(w, GENERIC_WEIGHT);
+      return translatedTerms.has(t) || /^[\p{Script=Latin}\p{N}]+$/u.test(t) ? w : UNTRANSLATED_WEIGHT * w;
+    });
   }
-  return { terms, expansions, ...(weights ? { weights } : {}) };
+  // A length of time ("6 weeks", "30 days") says when, not what: the knowledge states its own
+  // figures ("within 30 days"), which a visitor's rarely match.
+  const quantities = quantityTerms(words, terms);
+  weights = weights.map((w, i) => (quantities.has(terms[i]) ? Math.min(w, QUANTITY_WEIGHT) : w));
+  // A number is searched ("error 404", "year 2000") but names no topic on its own ("thanks 9").
+  const topic = terms.some((t) => !/^\d+$/.test(t) && !quantities.has(t) && !genericWord(t, vertical) && !genericOnly.has(t));
+  return { terms, expansions, weights, topic };
 }
+
+/** Units of time, in the offered Latin-script languages (base forms; plurals share their dedupe key where English-like). */
+const TIME_UNITS: ReadonlySet<string> = new Set(
+  `second minute hour day week month year business
+   segundo minuto hora día dia semana mes meses año ano años anos
+   seconde heure jour semaine mois an ans année annee années annees
+   sekunde sekunden minuten stunde stunden tag tage tagen woche wochen monat monate monaten jahr jahre jahren
+   secondo secondi minuti ora ore giorno giorni settimana settimane mese mesi anno anni
+   hora horas dias semanas meses anos`
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => dedupeKey(w)),
+);
+
+/** The terms of a length of time in the question's words: a number and the unit of time right after it ("6 weeks"). */
+function quantityTerms(words: string[], terms: string[]): Set<string> {
+  const inTerms = new Set(terms);
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [number, unit] = [words[i], words[i + 1]];
+    if (!/^\d+$/.test(number) || !TIME_UNITS.has(dedupeKey(unit))) continue;
+    for (const w of [number, unit]) if (inTerms.has(w)) out.add(w);
+  }
+  return out;
+}
+
+/** The weight of the words of a length of time ("6 weeks"), like a generic word's. */
+export const QUANTITY_WEIGHT = 0.3;
 
 /** What analyseQuery makes of a question. */
 export interface AnalysedQuery {
@@ -266,8 +310,18 @@ export interface AnalysedQuery {
   terms: string[];
   /** Related words and translations searched with them. */
   expansions: QueryExpansion[];
-  /** Weight of each term when not termWeight's (a question in another language: words of its script that could not be translated). */
+  /**
+   * Weight of each term (set whenever there are terms): termWeight's, less for the number and
+   * unit of a length of time (QUANTITY_WEIGHT), and in a question in another language for words of
+   * its script that could not be translated (UNTRANSLATED_WEIGHT) or whose English is generic.
+   */
   weights?: number[];
+  /**
+   * Whether a term names a topic: one that is neither a number, the unit of a length of time, nor
+   * a generic word. Without one ("thanks 9", "policy?", in Legal "is that legal?") nothing in the
+   * knowledge can be said to answer the question.
+   */
+  topic?: boolean;
 }
 
 /** Most translations added to one query. */
@@ -304,9 +358,25 @@ const GENERIC_WORDS: ReadonlySet<string> = new Set(
 );
 export const GENERIC_WEIGHT = 0.3;
 
-/** The weight of a visitor's term: 1, or GENERIC_WEIGHT for a generic support word. */
-export function termWeight(term: string): number {
-  return GENERIC_WORDS.has(dedupeKey(term)) ? GENERIC_WEIGHT : 1;
+/**
+ * Words that frame any question of a vertical rather than name its topic: every Legal question
+ * asks whether something is legal or allowed, and what the law says. Weighed GENERIC_WEIGHT
+ * there, so a passage that shares only them with the question (the tenant-rights article for
+ * "I was fired without notice, is that legal?") does not pass for an answer.
+ */
+const VERTICAL_GENERIC_WORDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  legal: new Set('legal illegal legally law lawful unlawful allowed'.split(' ').map((w) => dedupeKey(w))),
+};
+
+/** Whether `term` is a generic support word, or one that frames every question of `vertical`. */
+function genericWord(term: string, vertical?: string): boolean {
+  const key = dedupeKey(term);
+  return GENERIC_WORDS.has(key) || (vertical !== undefined && (VERTICAL_GENERIC_WORDS[vertical]?.has(key) ?? false));
+}
+
+/** The weight of a visitor's term: 1, or GENERIC_WEIGHT for a generic support word (or one that frames every question of `vertical`). */
+export function termWeight(term: string, vertical?: string): number {
+  return genericWord(term, vertical) ? GENERIC_WEIGHT : 1;
 }
 
 /** True when `word` is one the extractor always drops (exposed for tests and diagnostics). */

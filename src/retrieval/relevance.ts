@@ -12,13 +12,18 @@
  *    `titleCoverage` does the same for the item's title alone (FAQ titles are questions, so a
  *    question matching a title is the strongest sign of the right entry).
  * 3. Ranking: relevance = normalised BM25 + titleBonus x titleCoverage + coverageBonus x
- *    coverage (+ confidenceBonus x confidence, 0 by default), BM25 normalised by its bound for
+ *    coverage (+ confidenceBonus x match, 0 by default), BM25 normalised by its bound for
  *    the question (sum of the words' IDF x (k1 + 1)), so every part is on a 0..1-ish scale
  *    whatever the corpus (weights: see DEFAULT_RELEVANCE).
- * 4. Confidence (the reply's `confidence`): an estimate of the probability that the item
- *    answers the question, a logistic function of its coverage and title coverage (see
- *    confidenceOf for the fit). Items below the relevance floor (confidence < floor) are neither
- *    cited nor given to the model; when the first one is below it, the reply is "not found".
+ * 4. Match: how well an item covers the question, a logistic function of its coverage and title
+ *    coverage (see matchOf for the fit). Items below the relevance floor (match < floor) are
+ *    neither cited nor given to the model; when the first one is below it, the reply is "not
+ *    found".
+ * 5. Confidence (the reply's `confidence`): the estimated probability that the reply's first
+ *    source answers the question: its match times how clearly it stands out from the next-best
+ *    item (replyConfidence). A first source with a close runner-up is often the wrong one of two
+ *    similar entries; one far ahead rarely is. A "not found" reply cites nothing and its
+ *    confidence is 0. `npm run eval` prints the calibration (accuracy per confidence band).
  */
 import { fts5Tokens } from '../knowledge/sqlite-search-index';
 import type { ScoredChunk } from '../knowledge/search-index';
@@ -35,13 +40,13 @@ export interface RelevanceParams {
   titleBonus: number;
   /** Weight of the coverage in the ranking. */
   coverageBonus: number;
-  /** Weight of the item's confidence in the ranking. */
+  /** Weight of the item's match in the ranking. */
   confidenceBonus: number;
   /** Weight of an item's 2nd, 3rd, ... best chunk relative to the one before it. */
   nextChunkDamping: number;
   /** Chunks beyond this many per item add nothing to its score. */
   chunksPerItem: number;
-  /** Confidence below which an item is not cited (and not given to the model). */
+  /** Match below which an item is not cited (and not given to the model). */
   floor: number;
   /** Items after the first are cited only when their relevance is at least this share of the first's. */
   followerShare: number;
@@ -85,13 +90,26 @@ export const DEFAULT_RELEVANCE: Readonly<RelevanceParams> = Object.freeze({
 });
 
 /**
+ * A higher relevance floor per vertical where a wrong source costs more than "not found": a
+ * Legal reply quoting a passage on another topic (the tenant-rights article's notice periods for
+ * "I was fired without notice") reads as legal guidance the visitor may act on.
+ */
+export const VERTICAL_FLOORS: Readonly<Record<string, number>> = Object.freeze({ legal: 0.45 });
+
+/** The relevance parameters a vertical's retrieval uses: the defaults with its floor, then `overrides`. */
+export function relevanceFor(vertical: string | undefined, overrides?: Partial<RelevanceParams>): RelevanceParams {
+  const floor = vertical === undefined ? undefined : VERTICAL_FLOORS[vertical];
+  return { ...DEFAULT_RELEVANCE, ...(floor === undefined ? {} : { floor }), ...overrides };
+}
+
+/**
  * Another vertical is suggested ("This looks like an Employee Support question") only when its
- * best item is at least this confident: a wrong suggestion sends the visitor away for nothing.
+ * best item's match is at least this: a wrong suggestion sends the visitor away for nothing.
  */
 export const SUGGEST_CONFIDENCE = 0.6;
 /**
- * A match in the vertical asked in that is less confident than this is compared with the other
- * verticals' best; when one of them is more confident by at least ELSEWHERE_MARGIN (and at least
+ * A match in the vertical asked in that is weaker than this is compared with the other
+ * verticals' best; when one of them matches better by at least ELSEWHERE_MARGIN (and at least
  * SUGGEST_CONFIDENCE), the question belongs there: "How many vacation days do I get?" asked in
  * Customer Support matches "holidays" in the shipping article (through the thesaurus) but the
  * Employee Support article on paid time off far better.
@@ -127,8 +145,8 @@ export interface RankedItem {
   titleCoverage: number;
   /** What it is ranked by. */
   relevance: number;
-  /** Probability-like 0..1 that it answers the question (see confidenceOf). */
-  confidence: number;
+  /** Probability-like 0..1 that it covers the question (see matchOf): what the relevance floor compares. */
+  match: number;
   /** Its matching chunks, best first. */
   chunks: ScoredChunk[];
   /** The visitor's terms it covers (fully or through related words), in question order. */
@@ -151,24 +169,43 @@ function stemsOf(title: string): ReadonlySet<string> {
 }
 
 /**
- * Confidence that an item answers the question: 1 / (1 + e^-(bias + a x coverage + b x
- * titleCoverage)). Fitted (logistic regression, eval/fit-confidence.ts) on the Python FAQ and
- * Northwind questions of `npm run eval` (label: the first source is right; unanswerable questions
- * are never right) and checked on the git and zlib FAQs it was not fitted on (eval/retrieval.ts
- * prints the calibration table). Also tried: the first item's lead over the second (calibrated
- * worse on the tuning corpora, and overstates a weak match in a small knowledge base where the
- * second item is far behind anyway) and the coverage by the visitor's own words alone (no gain).
+ * How well an item covers the question, as a probability that it answers it: 1 / (1 + e^-(bias +
+ * a x coverage + b x titleCoverage)). Fitted (logistic regression, eval/fit-confidence.ts) on the
+ * Python FAQ and Northwind questions of `npm run eval` (label: the first source is right;
+ * unanswerable questions are never right) and checked on the git and zlib FAQs it was not fitted
+ * on. It decides what is cited (the relevance floor) and which vertical a question belongs to;
+ * the reply's confidence (replyConfidence) refines it with the runner-up.
  */
-export function confidenceOf(item: Pick<RankedItem, 'coverage' | 'titleCoverage'>): number {
+export function matchOf(item: Pick<RankedItem, 'coverage' | 'titleCoverage'>): number {
   const f = CONFIDENCE_FIT;
   return 1 / (1 + Math.exp(-(f.bias + f.coverage * item.coverage + f.title * item.titleCoverage)));
 }
 
-/** Coefficients of confidenceOf (see there). */
+/** Coefficients of matchOf (see there). */
 export const CONFIDENCE_FIT = Object.freeze({ bias: -1.57, coverage: 2.62, title: 2.71 });
 
 /**
- * Ranks the items of `chunks` for the question, best first, with their confidence. Every item is
+ * The reply's confidence: the estimated probability that `first`, the reply's first source,
+ * answers the question. Its match (matchOf: does it cover the question at all) times its
+ * distinctness, 1 / (1 + e^-(bias + a x lead)), where lead = 1 - runner-up's relevance / first's
+ * (0: a tie; 1: nothing else matched). Both parts are needed: by its match alone, a first source
+ * with a close runner-up looks as sure as one far ahead, though it is far less often right (so
+ * the most confident replies were not the most often right); by the lead alone, a weak match in
+ * a small knowledge base, where nothing else matches either, would look certain.
+ * DISTINCTNESS_FIT is fitted by eval/fit-confidence.ts on the tuning corpora, and
+ * `npm run eval` prints the accuracy per confidence band on all of them.
+ */
+export function replyConfidence(first: Pick<RankedItem, 'match' | 'relevance'>, runnerUp?: Pick<RankedItem, 'relevance'>): number {
+  const lead = runnerUp && first.relevance > 0 ? Math.min(1, Math.max(0, 1 - runnerUp.relevance / first.relevance)) : 1;
+  const f = DISTINCTNESS_FIT;
+  return first.match / (1 + Math.exp(-(f.bias + f.lead * lead)));
+}
+
+/** Coefficients of replyConfidence's distinctness (see there). */
+export const DISTINCTNESS_FIT = Object.freeze({ bias: 0.75, lead: 7.24 });
+
+/**
+ * Ranks the items of `chunks` for the question, best first, with their match. Every item is
  * returned (callers apply the floor, see citable).
  */
 export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params: RelevanceParams = DEFAULT_RELEVANCE): RankedItem[] {
@@ -248,7 +285,7 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
     const ownCoverage = totalIdf > 0 ? own / totalIdf : 0;
     const titleCoverage = totalIdf > 0 ? inTitle / totalIdf : 0;
     const bm25Norm = bound > 0 ? bm25 / bound : 0;
-    const confidence = confidenceOf({ coverage, titleCoverage });
+    const match = matchOf({ coverage, titleCoverage });
     items.push({
       itemId,
       title: list[0].title,
@@ -257,8 +294,8 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
       coverage,
       ownCoverage,
       titleCoverage,
-      relevance: bm25Norm + params.titleBonus * titleCoverage + params.coverageBonus * coverage + params.confidenceBonus * confidence,
-      confidence,
+      relevance: bm25Norm + params.titleBonus * titleCoverage + params.coverageBonus * coverage + params.confidenceBonus * match,
+      match,
       chunks: list,
       covered: terms.filter((_, i) => credit[i] > 0),
     });
@@ -268,18 +305,18 @@ export function rankItems(chunks: ScoredChunk[], question: QuestionWords, params
 }
 
 /**
- * The items a reply may cite: the first when its confidence clears the floor, then, up to
- * `limit`, the next ones whose confidence clears it too and whose relevance is close to the
- * first's (a distant second is an unrelated chip, not a source). None when the first is below.
+ * The items a reply may cite: the first when its match clears the floor, then, up to `limit`,
+ * the next ones whose match clears it too and whose relevance is close to the first's (a distant
+ * second is an unrelated chip, not a source). None when the first is below.
  */
 export function citable(items: RankedItem[], limit: number, params: RelevanceParams = DEFAULT_RELEVANCE): RankedItem[] {
   const [first, ...rest] = items;
-  if (!first || first.confidence < params.floor) return [];
+  if (!first || first.match < params.floor) return [];
   const chosen = [first];
   for (const item of rest) {
     if (chosen.length >= limit) break;
     if (item.relevance < params.followerShare * first.relevance) break;
-    if (item.confidence < params.floor) continue;
+    if (item.match < params.floor) continue;
     chosen.push(item);
   }
   return chosen;

@@ -1,5 +1,5 @@
 /**
- * The chat page's finish in Chromium (issue 17, visitor side): markdown replies, Retry after Stop,
+ * The chat page's finish in Chromium, visitor side: markdown replies, Retry after Stop,
  * the source panel, Arabic right to left, settings switched live, the compact legal strip, touch
  * targets, axe-core over the page and the legal modal in light and dark, and screenshots of the
  * chat screens at 1280x800 and 390x844 in both schemes (test-artifacts/chat-ui-*.png: look at them).

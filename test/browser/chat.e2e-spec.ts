@@ -239,7 +239,7 @@ describeBrowser('chat page in Chromium', () => {
       const narrow = await openChat(browser, t.url, 375, 812);
       await ask(narrow, 'How long does standard shipping take?');
       await finishedReply(narrow);
-      // 600 px (product-spec) at the least; a tall phone gives the conversation its height (issue 17).
+      // 600 px at the least; a tall phone gives the conversation its height.
       expect((await narrow.locator('.chat-panel').boundingBox())?.height).toBeGreaterThanOrEqual(600);
       await screenshot(narrow, 'chat-375');
       expect(await horizontalOverflow(narrow)).toBeLessThanOrEqual(0);

@@ -1,5 +1,5 @@
 /**
- * Conversations that last, in Chromium against the built client and the real server (issue 16):
+ * Conversations that last, in Chromium against the built client and the real server:
  * tab switches, reloads, New chat and delete; a reply that survives a dropped connection and a
  * reload mid-reply, on one server and across two servers sharing Redis (and Postgres in CI); a
  * reply whose server is killed (kill -9) mid-reply, taken over by the other server.

@@ -2,7 +2,7 @@
  * The Knowledge Base tab in Chromium against the built client and the real server, signed in as a
  * real admin: quick upload of a real 3-page PDF (printed by Chromium in the test) is parsed in the
  * browser by the bundled PDF.js and becomes an item holding its last page's text; a .docx and an
- * empty .txt get the spec's alerts; an item is created, edited and deleted through the editor; a
+ * empty .txt get their alerts; an item is created, edited and deleted through the editor; a
  * PNG and a TXT are attached and previewed; another console's change shows up live.
  * Screenshots go to test-artifacts/knowledge-*.png.
  */
@@ -86,7 +86,7 @@ describeBrowser('Knowledge Base tab in the browser', () => {
     t = await startTestApp({ adminEmail: EMAIL, adminPassword: PASSWORD, seedSampleKnowledge: false, signInIpLimit: 1000 });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    // The spec's alerts are in-page notices now: each one shown is recorded; a native dialog would be a regression.
+    // Alerts are in-page notices: each one shown is recorded; a native dialog would be a regression.
     page.on('dialog', (dialog) => {
       alerts.push(`native ${dialog.type()}: ${dialog.message()}`);
       void dialog.dismiss();
@@ -372,7 +372,7 @@ describeBrowser('Knowledge Base tab in the browser', () => {
       expect(res.status()).toBe(201);
       await list().getByRole('button', { name: /Added from another console/ }).waitFor({ timeout: 5000 });
       await screenshot(page, 'knowledge-list-live');
-      // The list scrolls within about 600px (product-spec section 9).
+      // The list scrolls within about 600px.
       const style = await list().evaluate((el) => {
         // Runs in the page (this tsconfig has no DOM types).
         const { maxHeight, overflowY } = (globalThis as unknown as { getComputedStyle(e: unknown): { maxHeight: string; overflowY: string } }).getComputedStyle(el);

@@ -1,5 +1,5 @@
 /**
- * Issue 15 in Chromium against the built client and the real server: a message a rate limit
+ * Rate limits and budgets in Chromium against the built client and the real server: a message a rate limit
  * refuses shows the countdown and keeps the typed text; the console's budget bars move after
  * chats without a refresh (budget:update on the /admin socket). Screenshots (1280x800 and
  * 390x844) go to test-artifacts/.

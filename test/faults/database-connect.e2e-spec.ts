@@ -1,5 +1,5 @@
 /**
- * Issue 18, defect 5: a database that accepts TCP and never answers must not hang the start,
+ * A database that accepts TCP and never answers must not hang the start,
  * and a database lost at run time gives callers 503 `database_unavailable`, never a 500.
  */
 import * as fs from 'node:fs';

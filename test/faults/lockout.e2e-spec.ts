@@ -1,5 +1,5 @@
 /**
- * Fault matrix / issue 18 defect 1: an attacker cannot lock the owner out of the admin console.
+ * Fault matrix: an attacker cannot lock the owner out of the admin console.
  *
  * The probe's attack, from one address: wrong passwords, wrong codes and a code request every
  * 30 s. Before, about 70 requests per 15 minutes kept the admin out: the right password got 429

@@ -1,6 +1,6 @@
 /**
- * The cluster's nginx must not outlive `npm run cluster` (issue 18: after a killed run, two nginx
- * workers whose master was gone still served a loopback port two hours later). The nginx start of
+ * The cluster's nginx must not outlive `npm run cluster`: workers whose master is gone would keep
+ * serving its port. The nginx start of
  * deploy/cluster.ts (deploy/nginx-process.ts) runs in a child process (support/nginx-child.ts)
  * that is killed with SIGKILL, as a test runner or the OOM killer would:
  * - nginx dies with it (Linux: the kernel's parent-death signal);

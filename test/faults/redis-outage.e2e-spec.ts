@@ -5,8 +5,7 @@
  * port (test/support/service-instances), restarted without persistence, so it comes back empty.
  * Checked: at least 99 % of the chats are answered, a sign-in code asked for during the outage is
  * mailed exactly once after Redis is back, the usage rollup job runs again in the fresh Redis
- * (its schedule re-asserted), and the log says a few lines in the whole minute (issue 18, defect
- * 8: about 400 warning lines a minute before).
+ * (its schedule re-asserted), and the log says a few lines in the whole minute, not a warning per retry.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

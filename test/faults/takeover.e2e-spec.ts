@@ -1,5 +1,5 @@
 /**
- * Fault matrix: `kill -9` of the server writing replies (issue 18, deliver 3). Two app processes
+ * Fault matrix: `kill -9` of the server writing replies. Two app processes
  * on one Redis and PostgreSQL, the mock LLM streaming slowly. Server A is killed with SIGKILL
  * mid-reply; within a few seconds B takes its replies over (A's heartbeat expired, B won the claim)
  * and asks them again from the turn stored with the stream: each visitor ends with one complete

@@ -8,7 +8,7 @@ export function formatDuration(ms: number): string {
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
 
 /**
- * A file size for people (product-spec section 9): Bytes, KB, MB or GB (powers of 1024), rounded
+ * A file size for people: Bytes, KB, MB or GB (powers of 1024), rounded
  * to at most 2 decimals: 0 -> "0 Bytes", 1536 -> "1.5 KB", 10485760 -> "10 MB".
  */
 export function formatFileSize(bytes: number): string {

@@ -2,7 +2,7 @@ import type { FeedbackVote } from '@shared/contracts/analytics';
 import type { ReplyData, ReplyOptimization, ReplySource } from '@shared/contracts/chat';
 import type { VerticalId } from '@shared/catalog/verticals';
 
-/** Product-spec section 8 (Chat): the texts a failed reply falls back to. */
+/** The texts a failed reply falls back to. */
 export const CHAT_ERROR_DEFAULTS = Object.freeze({
   /** The request never reached the server, or the server refused it without a message. */
   send: 'Failed to send message',
@@ -15,7 +15,7 @@ export const CHAT_ERROR_DEFAULTS = Object.freeze({
 /** The error code the server sends after a `chat:cancel`; a stop, never an error for the visitor. */
 export const CANCELLED_CODE = 'cancelled';
 
-/** What an agent reply carries besides its text (product-spec section 3, plus the cited sources). */
+/** What an agent reply carries besides its text. */
 export interface MessageMetadata {
   /** The reply's executionTime, in ms. */
   processingTime: number;

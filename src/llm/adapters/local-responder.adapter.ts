@@ -12,7 +12,7 @@ import { extractQueryTerms } from '../../retrieval/query-terms';
 import { getLanguageByCode, getLanguageByName } from '../../shared/catalog/languages';
 import { countMessageTokens, countTokens } from '../token-counter';
 import { LlmChunk, LlmError, LlmPassage, LlmProvider, LlmRequest } from '../llm.types';
-import { SMALL_TALK_REPLIES, smallTalkOf } from './small-talk';
+import { SMALL_TALK_REPLIES, smallTalkLanguage, smallTalkOf } from './small-talk';
 
 const MAX_SENTENCES = 5;
 /**
@@ -212,7 +212,7 @@ export function composeLocalAnswer(request: LlmRequest): string {
   if (passages.length === 0) {
     // "hi", "thanks!", "merci beaucoup": answered in kind, not with "I couldn't find anything".
     const smallTalk = smallTalkOf(grounding?.query ?? '');
-    return smallTalk ? SMALL_TALK_REPLIES[code][smallTalk] : none();
+    return smallTalk ? SMALL_TALK_REPLIES[smallTalkLanguage(smallTalk, code)][smallTalk.kind] : none();
   }
 
   const stems = new Set(extractQueryTerms(grounding?.query ?? '').map(stem));

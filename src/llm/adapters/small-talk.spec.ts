@@ -16,7 +16,32 @@ describe('small talk (offline responder)', () => {
     ['thanks', ['thanks', 'Thank you!', 'thanks a lot', 'thank you so much team', 'gracias', 'muchas gracias', 'merci beaucoup', 'Danke schön', 'vielen Dank', 'grazie mille', 'muito obrigado', 'obrigada', 'شكرا', 'धन्यवाद', '감사합니다', '谢谢', 'ありがとうございます', 'hi, thanks!']],
     ['bye', ['bye', 'Goodbye!', 'see you later', 'adiós', 'hasta luego', 'au revoir', 'tschüss', 'auf Wiedersehen', 'arrivederci', 'tchau', 'مع السلامة', 'अलविदा', '再见', 'さようなら']],
   ])('tells %s', (kind, messages) => {
-    for (const message of messages) expect([message, smallTalkOf(message)]).toEqual([message, kind]);
+    for (const message of messages) expect([message, smallTalkOf(message)?.kind]).toEqual([message, kind]);
+  });
+
+  it('a goodbye wins over thanks: "ok thanks, bye" is answered with a short goodbye, asking nothing back', () => {
+    expect(smallTalkOf('ok thanks, bye')?.kind).toBe('bye');
+    expect(smallTalkOf('merci, au revoir')?.kind).toBe('bye');
+    expect(composeLocalAnswer(offline('ok thanks, bye'))).toBe(SMALL_TALK_REPLIES.en.bye);
+    expect(composeLocalAnswer(offline('gracias, adiós', 'Spanish'))).toBe(SMALL_TALK_REPLIES.es.bye);
+    for (const language of LANGUAGES) expect([language.code, SMALL_TALK_REPLIES[language.code].bye]).not.toEqual([language.code, expect.stringMatching(/[?？؟]/)]);
+  });
+
+  it('small talk in another offered language than the reply language is answered in it ("Hola" on an English page)', () => {
+    expect(smallTalkOf('Hola')).toEqual({ kind: 'hello', language: 'es' });
+    expect(composeLocalAnswer(offline('Hola'))).toBe(SMALL_TALK_REPLIES.es.hello);
+    expect(composeLocalAnswer(offline('Buenos días'))).toBe(SMALL_TALK_REPLIES.es.hello);
+    expect(composeLocalAnswer(offline('bom dia'))).toBe(SMALL_TALK_REPLIES.pt.hello);
+    expect(composeLocalAnswer(offline('danke schön'))).toBe(SMALL_TALK_REPLIES.de.thanks);
+    expect(composeLocalAnswer(offline('谢谢'))).toBe(SMALL_TALK_REPLIES.zh.thanks);
+    // English small talk, said in every language, is answered in the reply language.
+    expect(composeLocalAnswer(offline('hi', 'German'))).toBe(SMALL_TALK_REPLIES.de.hello);
+    expect(composeLocalAnswer(offline('ok thanks', 'French'))).toBe(SMALL_TALK_REPLIES.fr.thanks);
+  });
+
+  it('a number with small talk is no question ("thanks 9")', () => {
+    expect(smallTalkOf('thanks 9')?.kind).toBe('thanks');
+    expect(smallTalkOf('9')).toBeUndefined();
   });
 
   it('leaves questions, and messages with more than small talk in them, to the search', () => {

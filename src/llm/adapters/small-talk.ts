@@ -1,81 +1,112 @@
 /**
  * Small talk for the offline knowledge responder: a message that is only a greeting, a thanks or a
  * goodbye ("hi", "thanks a lot!", "merci beaucoup", "谢谢") in one of the 11 offered languages is
- * answered in kind, in the visitor's language, instead of "I couldn't find anything in our
- * knowledge base". A message with anything else in it is a question and goes the usual way. (An
+ * answered in kind, in the language it is written in (or the visitor's), instead of "I couldn't
+ * find anything in our knowledge base"; a goodbye with a short goodbye, asking nothing back. A message with anything else in it is a question and goes the usual way. (An
  * LLM agent gets the message itself and answers small talk on its own.)
  */
 
 export type SmallTalk = 'hello' | 'thanks' | 'bye';
 
-/** Words that make up small talk, per kind, all languages together (lower case, no punctuation). */
-const WORDS: Readonly<Record<SmallTalk, string>> = {
-  hello:
-    'hi hello hey hiya howdy greetings morning afternoon evening ' +
-    'hola buenos buenas días dias tardes noches ' +
-    'bonjour salut bonsoir coucou ' +
-    'hallo guten tag morgen abend servus moin grüß gruß gott ' +
-    'ciao buongiorno buonasera salve ' +
-    'olá ola oi bom boa dia tarde noite ' +
-    'مرحبا مرحبًا اهلا أهلا السلام عليكم صباح مساء الخير ' +
-    'नमस्ते नमस्कार हेलो ' +
-    '안녕 안녕하세요',
-  thanks:
-    'thanks thank thx ty cheers appreciated appreciate much lot many very so ' +
-    'gracias muchas mil ' +
-    'merci beaucoup ' +
-    'danke dank vielen schön sehr ' +
-    'grazie mille tante ' +
-    'obrigado obrigada muito ' +
-    'شكرا شكرًا شكراً جزيلا جزيلاً ' +
-    'धन्यवाद शुक्रिया बहुत ' +
-    '감사합니다 고맙습니다 감사해요 고마워요',
-  bye: 'bye goodbye see later cya adiós adios hasta luego pronto revoir tschüss tschüs wiedersehen arrivederci tchau adeus até logo مع السلامة وداعا अलविदा 안녕히 계세요 가세요',
+/** What a small-talk message is, and the language it is written in when its words tell. */
+export interface SmallTalkMessage {
+  kind: SmallTalk;
+  /** The one offered language all its small-talk words belong to, if any ("hola": es; "ok": none). */
+  language?: string;
+}
+
+/** Words that make up small talk, per language and kind (lower case, no punctuation). */
+const WORDS: Readonly<Record<string, Readonly<Record<SmallTalk, string>>>> = {
+  en: { hello: 'hi hello hey hiya howdy greetings morning afternoon evening', thanks: 'thanks thank thx ty cheers appreciated appreciate much lot many very so', bye: 'bye goodbye see later cya' },
+  es: { hello: 'hola buenos buenas días dias tardes noches', thanks: 'gracias muchas mil', bye: 'adiós adios hasta luego pronto' },
+  fr: { hello: 'bonjour salut bonsoir coucou', thanks: 'merci beaucoup', bye: 'revoir' },
+  de: { hello: 'hallo guten tag morgen abend servus moin grüß gruß gott', thanks: 'danke dank vielen schön sehr', bye: 'tschüss tschüs wiedersehen' },
+  it: { hello: 'ciao buongiorno buonasera salve', thanks: 'grazie mille tante', bye: 'arrivederci' },
+  pt: { hello: 'olá ola oi bom boa dia tarde noite', thanks: 'obrigado obrigada muito', bye: 'tchau adeus até logo' },
+  ar: { hello: 'مرحبا مرحبًا اهلا أهلا السلام عليكم صباح مساء الخير', thanks: 'شكرا شكرًا شكراً جزيلا جزيلاً', bye: 'مع السلامة وداعا' },
+  hi: { hello: 'नमस्ते नमस्कार हेलो', thanks: 'धन्यवाद शुक्रिया बहुत', bye: 'अलविदा' },
+  ko: { hello: '안녕 안녕하세요', thanks: '감사합니다 고맙습니다 감사해요 고마워요', bye: '안녕히 계세요 가세요' },
 };
 
 /** Words that may come with small talk without making it a question ("hi there", "thank you team"). */
 const ALSO = 'good au auf there you all team everyone folks again for the your help and a to yes ok okay oh ah well thee du vous tous todos tutti'.split(' ');
 
-/** Whole messages in the languages written without spaces between words. */
-const WHOLE: Readonly<Record<SmallTalk, string[]>> = {
-  hello: ['你好', '您好', '嗨', '哈喽', '大家好', '早上好', '晚上好', '下午好', 'こんにちは', 'こんばんは', 'おはよう', 'おはようございます', 'やあ', 'もしもし'],
-  thanks: ['谢谢', '謝謝', '多谢', '谢谢你', '谢谢您', '非常感谢', '感谢', 'ありがとう', 'ありがとうございます', 'ありがとうございました', 'どうもありがとう', 'どうも'],
-  bye: ['再见', '再見', '拜拜', 'さようなら', 'さよなら', 'またね', 'では また'],
+/** Whole messages in the languages written without spaces between words, per language and kind. */
+const WHOLE: Readonly<Record<string, Readonly<Record<SmallTalk, string[]>>>> = {
+  zh: {
+    hello: ['你好', '您好', '嗨', '哈喽', '大家好', '早上好', '晚上好', '下午好'],
+    thanks: ['谢谢', '謝謝', '多谢', '谢谢你', '谢谢您', '非常感谢', '感谢'],
+    bye: ['再见', '再見', '拜拜'],
+  },
+  ja: {
+    hello: ['こんにちは', 'こんばんは', 'おはよう', 'おはようございます', 'やあ', 'もしもし'],
+    thanks: ['ありがとう', 'ありがとうございます', 'ありがとうございました', 'どうもありがとう', 'どうも'],
+    bye: ['さようなら', 'さよなら', 'またね', 'では また'],
+  },
 };
 
-const vocabulary = new Map<string, SmallTalk>();
-for (const kind of ['hello', 'bye', 'thanks'] as const) for (const word of WORDS[kind].split(' ')) vocabulary.set(word, kind);
+/** Word -> its kind and the languages it belongs to. */
+const vocabulary = new Map<string, { kind: SmallTalk; languages: string[] }>();
+for (const [language, kinds] of Object.entries(WORDS)) {
+  for (const kind of ['hello', 'bye', 'thanks'] as const) {
+    for (const word of kinds[kind].split(' ')) {
+      const known = vocabulary.get(word);
+      if (known) known.languages.push(language);
+      else vocabulary.set(word, { kind, languages: [language] });
+    }
+  }
+}
 const also = new Set(ALSO);
-const whole = new Map<string, SmallTalk>();
-for (const kind of ['hello', 'thanks', 'bye'] as const) for (const message of WHOLE[kind]) whole.set(message, kind);
+const whole = new Map<string, SmallTalkMessage>();
+for (const [language, kinds] of Object.entries(WHOLE)) for (const kind of ['hello', 'thanks', 'bye'] as const) for (const message of kinds[kind]) whole.set(message, { kind, language });
 
 /** Most words a small-talk message has ("hello there, good morning to you all"). */
 const MAX_WORDS = 8;
 
-/** What kind of small talk `message` is, or undefined when it is (or has) a question. Thanks wins over a greeting or goodbye in one message. */
-export function smallTalkOf(message: string): SmallTalk | undefined {
+/**
+ * What kind of small talk `message` is (and in which language), or undefined when it is (or has)
+ * a question. A goodbye wins over thanks or a greeting in one message ("ok thanks, bye": the
+ * visitor is leaving, so no question back), and thanks over a greeting. Numbers alone are no
+ * question ("thanks 9").
+ */
+export function smallTalkOf(message: string): SmallTalkMessage | undefined {
   const text = message.normalize('NFKC').toLowerCase().trim();
   if (text === '' || text.length > 80) return undefined;
   const bare = text.replace(/[\p{P}\p{S}\s]+/gu, ' ').trim();
   const cjk = whole.get(bare) ?? whole.get(bare.replace(/ /g, ''));
   if (cjk) return cjk;
-  const words = bare.split(' ').filter(Boolean);
+  const words = bare.split(' ').filter((w) => w !== '' && !/^\d+$/.test(w));
   if (words.length === 0 || words.length > MAX_WORDS) return undefined;
   const kinds = new Set<SmallTalk>();
+  let languages: string[] | undefined;
   for (const word of words) {
-    const kind = vocabulary.get(word);
-    if (kind) kinds.add(kind);
-    else if (!also.has(word)) return undefined;
+    const known = vocabulary.get(word);
+    if (known) {
+      kinds.add(known.kind);
+      languages = languages ? languages.filter((l) => known.languages.includes(l)) : [...known.languages];
+    } else if (!also.has(word)) return undefined;
   }
+  const language = languages?.length === 1 ? languages[0] : undefined;
+  const of = (kind: SmallTalk): SmallTalkMessage => (language ? { kind, language } : { kind });
+  if (kinds.has('bye')) return of('bye');
   if (kinds.has('thanks')) {
     // "thank" or "gracias" itself, not only an intensifier ("very", "much") with a greeting.
     const thanked = words.some((w) => /^(thanks|thank|thx|ty|cheers|appreciated|appreciate|gracias|merci|danke|dank|grazie|obrigad[oa]|شكر.*|धन्यवाद|शुक्रिया|감사.*|고맙.*|고마워요)$/u.test(w));
-    if (thanked) return 'thanks';
+    if (thanked) return of('thanks');
     kinds.delete('thanks');
   }
-  if (kinds.has('bye')) return 'bye';
-  if (kinds.has('hello')) return 'hello';
+  if (kinds.has('hello')) return of('hello');
   return undefined;
+}
+
+/**
+ * The language small talk is answered in: the one it is written in when that is another offered
+ * language than English ("Hola" on an English page gets "¡Hola!"), else the reply language
+ * (`replyLanguage`): "hi", "ok thanks" and "bye" are said in every language, and answered in the
+ * one the visitor reads.
+ */
+export function smallTalkLanguage(message: SmallTalkMessage, replyLanguage: string): string {
+  return message.language && message.language !== 'en' && SMALL_TALK_REPLIES[message.language] ? message.language : replyLanguage;
 }
 
 /** The responder's answer to small talk, per language code (the offered 11). */

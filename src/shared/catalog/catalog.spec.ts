@@ -22,7 +22,7 @@ import {
 } from '../index';
 
 describe('verticals', () => {
-  it('has five verticals, four enabled, in tab order with the spec names', () => {
+  it('has five verticals, four enabled, in tab order with their names', () => {
     expect(VERTICALS.map((v) => [v.id, v.name])).toEqual([
       ['customer-service', 'Customer Support'],
       ['hr', 'Employee Support'],
@@ -43,7 +43,7 @@ describe('verticals', () => {
     expect(getVertical('legal')?.persona).toMatch(/not legal advice/i);
   });
 
-  it('uses the spec icons, hex colours and non-empty texts', () => {
+  it('gives each vertical its icon, hex colour and non-empty texts', () => {
     expect(VERTICALS.map((v) => v.icon)).toEqual([
       'MessageCircle',
       'Users',
@@ -65,7 +65,7 @@ describe('verticals', () => {
 });
 
 describe('languages', () => {
-  it('offers 11 languages in the spec order', () => {
+  it('offers 11 languages, English first', () => {
     expect(LANGUAGES.map((l) => l.code)).toEqual([
       'en', 'es', 'fr', 'de', 'zh', 'ja', 'ko', 'hi', 'pt', 'it', 'ar',
     ]);
@@ -98,7 +98,7 @@ describe('languages', () => {
 });
 
 describe('jurisdictions', () => {
-  it('has the six jurisdictions with the spec legal systems', () => {
+  it('has the six jurisdictions with their legal systems', () => {
     expect(JURISDICTIONS.map((j) => [j.code, j.legalSystem])).toEqual([
       ['US', 'Common Law'],
       ['UK', 'Common Law'],
@@ -157,7 +157,7 @@ describe('jurisdictions', () => {
 });
 
 describe('providers and cost', () => {
-  it('lists the providers, the spec ones first', () => {
+  it('lists the providers, the hosted vendors first', () => {
     expect(PROVIDERS.map((p) => p.id)).toEqual([
       'openai',
       'anthropic',

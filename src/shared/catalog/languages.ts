@@ -17,7 +17,7 @@ export interface Language {
   rtl?: boolean;
 }
 
-/** Locale used when a code is unknown or missing (spec: speech recognition defaults to en-US). */
+/** Locale used when a code is unknown or missing: speech recognition defaults to en-US. */
 export const DEFAULT_SPEECH_LOCALE = 'en-US';
 
 /**

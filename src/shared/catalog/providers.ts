@@ -21,7 +21,7 @@ export const PROVIDERS: readonly ProviderInfo[] = Object.freeze([
   { id: 'local', label: 'Local (offline responder)', needsApiKey: false, needsEndpoint: false },
 ] satisfies ProviderInfo[]);
 
-/** The providers named in the product spec; the others are additions of this implementation. */
+/** The hosted vendors (listed first in the console); the others are self-hosted servers and the offline responder. */
 export const SPEC_PROVIDERS: readonly ProviderId[] = Object.freeze(['openai', 'anthropic', 'azure']);
 
 export const PROVIDER_IDS: readonly ProviderId[] = Object.freeze(PROVIDERS.map((p) => p.id));

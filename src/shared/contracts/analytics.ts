@@ -1,5 +1,5 @@
 /**
- * The analytics API (product-spec section 7 "Analytics"), the reply feedback call and the
+ * The analytics API, the reply feedback call and the
  * `analytics:update` push, shared by the server and the admin console.
  *
  * Every figure covers the sliding window [now - hours, now]: complete hours come from the hourly
@@ -91,7 +91,7 @@ export const RecentErrorSchema = z.object({
 });
 export type RecentError = z.infer<typeof RecentErrorSchema>;
 
-/** GET /api/analytics/system `data` (the spec's "Analytics summary" plus an hourly series). */
+/** GET /api/analytics/system `data` (the summary cards plus an hourly series). */
 export const SystemAnalyticsSchema = z
   .object({
     ...rangeShape,
@@ -113,7 +113,7 @@ export const SystemAnalyticsSchema = z
      * / successful replies for which this was recorded, 0-1; null when there were none.
      */
     answeredRate: z.number().nullable(),
-    /** Visitors' conversations with a message in the window (kept conversations, issue 16). */
+    /** Visitors' conversations with a message in the window (kept conversations). */
     conversations: z.number(),
     /** Messages (questions and replies) per conversation of the window, all their messages counted; null when there were none. */
     messagesPerConversation: z.number().nullable(),
@@ -124,7 +124,7 @@ export const SystemAnalyticsSchema = z
 export type SystemAnalytics = z.infer<typeof SystemAnalyticsSchema>;
 export type AnalyticsRange = Pick<SystemAnalytics, 'hours' | 'from' | 'to'>;
 
-/** GET /api/analytics/agents `data` items (the spec's "Agent performance row" plus feedback). */
+/** GET /api/analytics/agents `data` items (a row of the Agent Performance table, with feedback). */
 export const AgentPerformanceRowSchema = z
   .object({
     agentId: z.string(),
@@ -145,7 +145,7 @@ export const AgentPerformanceRowSchema = z
   .meta({ id: 'AgentPerformanceRow' });
 export type AgentPerformanceRow = z.infer<typeof AgentPerformanceRowSchema>;
 
-/** GET /api/analytics/costs `data` items (the spec's "Model cost row"). */
+/** GET /api/analytics/costs `data` items (a row of the cost-by-model table). */
 export const ModelCostRowSchema = z
   .object({ provider: z.string(), model: z.string(), requestCount: z.number(), totalCost: z.number(), totalTokens: z.number() })
   .meta({ id: 'ModelCostRow' });

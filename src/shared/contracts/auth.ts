@@ -1,7 +1,7 @@
 /**
- * The auth API (product-spec section 7 "Auth"): the sign-in forms' bodies, checked by the same
- * schemas in the login screen and on the server, and the answers. Section 8's required-field
- * messages are the schemas' own.
+ * The auth API: the sign-in forms' bodies, checked by the same
+ * schemas in the login screen and on the server, and the answers. The required-field messages
+ * are the schemas' own.
  */
 import { z } from 'zod';
 import { RoleSchema } from './roles';
@@ -62,7 +62,7 @@ export type AuthUser = z.infer<typeof AuthUserSchema>;
 export const LoginMethodsSchema = z.object({ password: z.boolean(), otp: z.boolean() });
 export type LoginMethods = z.infer<typeof LoginMethodsSchema>;
 
-/** check-methods: `methods` at the top (as the spec reads it) and in `data`. */
+/** check-methods: `methods` at the top (where API clients read it) and in `data`. */
 export const CheckMethodsResponseSchema = z
   .object({ success: z.literal(true), message: z.string(), methods: LoginMethodsSchema, data: z.object({ methods: LoginMethodsSchema }) })
   .meta({ id: 'CheckMethodsResponse' });

@@ -119,7 +119,7 @@ function legalRules(body: { vertical: string; jurisdiction?: string; subJurisdic
   }
 }
 
-/** POST /interact body (product-spec section 7). Unknown fields are ignored. */
+/** POST /interact body. Unknown fields are ignored. */
 export const InteractRequestSchema = z
   .object(interactShape, { error: 'Send the question as a JSON object.' })
   .superRefine(legalRules)

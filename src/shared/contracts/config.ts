@@ -1,5 +1,5 @@
 /**
- * The Config API (product-spec section 7 "Config"), shared by the server (src/agents) and the
+ * The Config API, shared by the server (src/agents) and the
  * Configuration tab: what the forms send, checked by the same schemas on both ends, and what the
  * API answers. Keys never travel in plain: `apiKey` in responses is a mask.
  */
@@ -12,7 +12,7 @@ import { RETENTION_DAYS } from './conversations';
 import { BudgetSettingsSchema, BudgetSettingsUpdateSchema, ChatLimitsSchema, ChatLimitsUpdateSchema } from './limits';
 import { body, coded, decimal, flag, integer, optional, text } from './rules';
 
-/** Product-spec section 5 "Agent configuration" / section 9: the defaults of a new agent. */
+/** The defaults of a new agent (the Configure dialog's fields fall back to them too). */
 export const AGENT_DEFAULTS = Object.freeze({ temperature: 0.7, maxTokens: 2000, timeout: 30000 });
 export const AGENT_LIMITS = Object.freeze({
   agentId: 64,

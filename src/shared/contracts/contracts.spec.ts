@@ -185,7 +185,7 @@ describe('chat, auth and query contracts', () => {
     }
   });
 
-  it("uses the spec's sign-in messages", () => {
+  it("says what is missing in the sign-in forms' words", () => {
     expect(problem(EmailRequestSchema, {}).message).toBe('Email is required');
     expect(problem(EmailRequestSchema, { email: '   ' }).message).toBe('Email is required');
     expect(problem(EmailRequestSchema, { email: 'no-at-sign' }).message).toBe('Enter a valid email address');

@@ -1,10 +1,10 @@
 /**
- * The knowledge API (product-spec section 7 "Knowledge"): items and their supporting documents as
+ * The knowledge API: items and their supporting documents as
  * the admin console sends them, checked by the same schema in the editor and on the server, and
- * the items the API returns (times as ISO strings, as the spec's createdAt / updatedAt /
+ * the items the API returns (times as ISO strings: createdAt, updatedAt,
  * uploadedAt).
  *
- * Supporting documents follow the spec: .txt, .json, .png, .jpg, .jpeg, at most 10 MB each
+ * Supporting documents: .txt, .json, .png, .jpg, .jpeg, at most 10 MB each
  * (decoded size); images arrive as base64 data URLs, text files as text. A wrong type is 415, too
  * large is 413, anything else malformed is 400.
  */
@@ -34,7 +34,7 @@ export const ATTACHMENT_TYPES: Readonly<Record<string, { type: string; kind: 'te
   '.jpg': { type: 'image/jpeg', kind: 'image', aliases: ['image/jpg', 'image/pjpeg'] },
   '.jpeg': { type: 'image/jpeg', kind: 'image', aliases: ['image/jpg', 'image/pjpeg'] },
 });
-/** Named by the spec as "not yet supported". */
+/** Types the editor names as "not yet supported" (refused with 415). */
 export const NOT_YET_SUPPORTED_ATTACHMENTS = Object.freeze(['.pdf', '.doc', '.docx', '.xls', '.xlsx']);
 
 /** ".PDF" -> ".pdf"; "" when the name has no extension. */

@@ -1,5 +1,5 @@
 /**
- * Cost and abuse control (issue 15), shared by the server (src/limits) and the console: the chat
+ * Cost and abuse control, shared by the server (src/limits) and the console: the chat
  * rate limits and the monthly budgets as kept in the global settings, what a PUT may change, and
  * GET /api/budgets (each budget's spend this month, its forecast, and this month's alerts).
  */

@@ -1,4 +1,4 @@
-/** Texts of the console shell. Texts quoted by the product spec (section 2 "Admin console") are copied exactly. */
+/** Texts of the console shell, in one place (tests check them word for word). */
 /** A key test's button and its result badge (an agent's Configure dialog and card, the Embeddings section). */
 export const KEY_TEST = {
   test: 'Test',

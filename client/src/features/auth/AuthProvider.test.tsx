@@ -1,4 +1,4 @@
-/** The auth session of product-spec section 4 "Auth session", through a probe component and a fake `fetch`. */
+/** The auth session (user, isLoading, isAuthenticated, refresh), through a probe component and a fake `fetch`. */
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * The auth session of product-spec section 4: `user`, `isLoading`, `isAuthenticated`.
+ * The auth session: `user`, `isLoading`, `isAuthenticated`.
  *
  * - On start a status check (GET /api/auth/me) sets the user only when the answer has success and
  *   a user; otherwise, or on failure, the user is cleared. Loading ends either way.
@@ -18,7 +18,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { authApi, type AuthResponse, type AuthUser, type LoginMethods, type SecondFactorCode, type SecondFactorStep, serverMessage } from './api/auth-api';
 import { LOGIN, SESSION } from './strings';
 
-/** product-spec section 9: 82,800,000 ms. */
+/** 23 hours: the session (24 hours) is refreshed an hour before it ends. */
 export const REFRESH_INTERVAL_MS = 23 * 60 * 60 * 1000;
 export const SESSION_QUERY_KEY = ['auth', 'session'] as const;
 

@@ -1,6 +1,5 @@
 /**
- * Every text of sign-in, in one place. Texts quoted by the product spec (sections 2, 4, 5 and 8)
- * are copied exactly; the rest are ours.
+ * Every text of sign-in, in one place. Tests check them word for word.
  */
 import { CODE_INCOMPLETE, CODE_REQUIRED, EMAIL_REQUIRED, PASSWORD_REQUIRED, SECOND_FACTOR_PROMPTS } from '@shared/contracts/auth';
 
@@ -52,12 +51,12 @@ export const LOGIN = {
   loginSuccessful: 'Login successful!',
   codeSent: 'Verification code sent to your email',
   newCodeSent: 'New verification code sent!',
-  /** Validation (product-spec section 5): the sign-in contracts' own messages. */
+  /** Validation: the sign-in contracts' own messages. */
   emailRequired: EMAIL_REQUIRED,
   passwordRequired: PASSWORD_REQUIRED,
   codeRequired: CODE_REQUIRED,
   codeIncomplete: CODE_INCOMPLETE,
-  /** Fallbacks when the server gives no message (product-spec section 8). */
+  /** Fallbacks when the server gives no message. */
   emailNotAuthorized: 'Email not authorized',
   checkMethodsFailed: 'Failed to check login methods',
   loginFailed: 'Login failed',
@@ -66,7 +65,7 @@ export const LOGIN = {
   resendFailed: 'Failed to resend code',
 };
 
-/** Fallbacks of the session calls (product-spec section 8); they are only logged. */
+/** Fallbacks of the session calls; they are only logged. */
 export const SESSION = {
   notAuthenticated: 'Not authenticated',
   refreshFailed: 'Token refresh failed',

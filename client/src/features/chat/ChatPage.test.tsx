@@ -168,7 +168,7 @@ describe('chat page: conversation', () => {
     expect(socket.lastSend().query).toBe('Line one\nLine two');
   });
 
-  it('sends the payload of product-spec section 7, with the prior messages as history', async () => {
+  it('sends the /interact payload, with the prior messages as history', async () => {
     const { user, socket } = renderChat();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'es');
     await ask(user, 'First question');

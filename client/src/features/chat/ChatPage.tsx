@@ -132,7 +132,7 @@ export interface ChatPageProps extends ChatConnectionOptions {
   requestTimeoutMs?: number;
 }
 
-/** The public chat page ("/"): product-spec section 2, "Main chat screen". */
+/** The public chat page ("/"). */
 export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: ChatPageProps) {
   const { connection, status } = useChatConnection(connectionOptions);
   // The tab, language and jurisdiction the visitor left the page with (this browser remembers them).
@@ -154,7 +154,11 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const [fetchImpl] = useState<typeof fetch>(() => connectionOptions.fetch ?? ((...args) => fetch(...args)));
   const settings = usePublicSettings(connectionOptions.fetch, connection);
-  const languageTouched = useRef(Boolean(remembered.language && getLanguageByCode(remembered.language)));
+  // The language the visitor picked in the list stays; one the page followed from what they wrote
+  // (see send) keeps the administrators' default away but moves with their next question.
+  const rememberedLanguage = Boolean(remembered.language && getLanguageByCode(remembered.language));
+  const languageTouched = useRef(rememberedLanguage && !remembered.languageDetected);
+  const languageDetected = useRef(rememberedLanguage && Boolean(remembered.languageDetected));
   const t = stringsFor(language.code);
   // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
   const isEnabled = (id: VerticalId) => Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false;
@@ -186,7 +190,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
   useEffect(() => {
     if (!settings) return;
     const initial = getLanguageByCode(settings.defaultLanguage);
-    if (initial && !languageTouched.current) setLanguage(initial);
+    if (initial && !languageTouched.current && !languageDetected.current) setLanguage(initial);
     if (!isEnabled(verticalId)) {
       // Switched off while the visitor was here (or before they came back): say so, and move on.
       const first = VERTICALS.find((v) => isEnabled(v.id));
@@ -236,8 +240,10 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
       return;
     }
     setQueued(false);
-    // Until the visitor picks a language, a question written in another offered one is answered
-    // in it, and the page follows ("¿Cuántos días de vacaciones tengo?" on an English page).
+    // Until the visitor picks a language, a question surely written in another offered one is
+    // answered in it, and the page follows ("¿Cuántos días de vacaciones tengo?" on an English
+    // page); a question that is not sure ("Can I bring a guest?", whose "I" and "a" are also
+    // Italian words) changes nothing.
     let replyLanguage = language;
     if (!languageTouched.current) {
       const written = surelyWrittenIn(query);
@@ -245,11 +251,11 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
       if (detected) {
         replyLanguage = detected;
         setLanguage(detected);
-        // Then it counts as the visitor's choice, here as after a reload (which shows the
-        // conversation in its language): no more switching, and a new default language set by
-        // the administrators no longer replaces it.
-        languageTouched.current = true;
-        savePreferences({ language: detected.code });
+        // Remembered, so a reload shows the conversation in its language and a new default set by
+        // the administrators does not replace it; but not as a choice: the next question surely
+        // written in another language moves it again, so a wrong guess never sticks.
+        languageDetected.current = true;
+        savePreferences({ language: detected.code, languageDetected: true });
       }
     }
     if (conversations.send(scope, query, { vertical: verticalId, language: replyLanguage, jurisdiction })) {
@@ -328,7 +334,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
                   onChange={(next) => {
                     languageTouched.current = true;
                     setLanguage(next);
-                    savePreferences({ language: next.code });
+                    savePreferences({ language: next.code, languageDetected: false });
                   }}
                 />
                 <ConversationActions

@@ -15,6 +15,13 @@ function texts(value: unknown, path = ''): [string, string][] {
 
 const input = () => screen.getByRole('textbox');
 
+/** Sends a question as a visitor pasting it and pressing Enter (typing long questions key by key is slow on a busy machine). */
+async function send(user: ReturnType<typeof renderChat>['user'], question: string): Promise<void> {
+  await user.click(input());
+  await user.paste(question);
+  await user.keyboard('{Enter}');
+}
+
 describe('interface languages', () => {
   it('has a dictionary for each of the 11 offered languages, with every text of the English one', () => {
     expect(Object.keys(DICTIONARIES).sort()).toEqual(LANGUAGES.map((l) => l.code).sort());
@@ -127,32 +134,56 @@ describe('interface languages', () => {
 
   it('until the visitor picks a language, a question written in another one is answered in it and the page follows; once picked, it stays', async () => {
     const { user, socket } = renderChat();
-    await user.type(input(), '¿Cuántos días de vacaciones tengo?{Enter}');
+    await send(user, '¿Cuántos días de vacaciones tengo?');
     expect(socket.lastSend()).toMatchObject({ query: '¿Cuántos días de vacaciones tengo?', preferredLanguage: 'Spanish' });
     expect(screen.getByRole('combobox', { name: stringsFor('es').chat.language })).toHaveValue('es');
     expect(document.documentElement.lang).toBe('es');
     serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Aquí está.' })));
-    // Switched once, it counts as the visitor's choice: a question in another language keeps it.
-    await user.type(input(), 'Quantos dias de férias eu tenho?{Enter}');
-    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'Spanish' });
-    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Vale.' })));
+    // Followed, not chosen: the next question surely written in another language moves it again.
+    await send(user, 'Quantos dias de férias eu tenho?');
+    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'Portuguese' });
+    expect(document.documentElement.lang).toBe('pt');
+    serverSays(() => socket.done(socket.lastSend().requestId, makeReplyData({ response: 'Certo.' })));
     // Chosen by the visitor: a question in another language keeps the chosen reply language.
-    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('es').chat.language }), 'en');
-    await user.type(input(), 'Comment réinitialiser mon mot de passe ?{Enter}');
+    await user.selectOptions(screen.getByRole('combobox', { name: stringsFor('pt').chat.language }), 'en');
+    await send(user, 'Comment réinitialiser mon mot de passe ?');
     expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
     expect(document.documentElement.lang).toBe('en');
   });
 
+  it.each(['Can I return a sofa?', 'Can I expense a taxi?', 'Can I bring a guest?'])(
+    'an English question whose "I" and "a" are Italian words too keeps the English interface: %s',
+    async (question) => {
+      const { user, socket } = renderChat();
+      await send(user, question);
+      expect(socket.lastSend()).toMatchObject({ query: question, preferredLanguage: 'English' });
+      expect(screen.getByRole('combobox', { name: 'Language' })).toHaveValue('en');
+      expect(document.documentElement.lang).toBe('en');
+    },
+  );
+
+  it('a language the page followed by mistake does not stick: the next English question brings English back, after a reload too', async () => {
+    const first = renderChat();
+    await send(first.user, 'Quanti giorni di ferie ho?');
+    expect(document.documentElement.lang).toBe('it');
+    first.unmount();
+    const { user, socket } = renderChat();
+    expect(screen.getByRole('combobox', { name: stringsFor('it').chat.language })).toHaveValue('it');
+    await send(user, 'How many vacation days do I get?');
+    expect(socket.lastSend()).toMatchObject({ preferredLanguage: 'English' });
+    expect(screen.getByRole('combobox', { name: 'Language' })).toHaveValue('en');
+  });
+
   it('a word or two shared by several languages switches nothing', async () => {
     const { user, socket } = renderChat();
-    await user.type(input(), 'ok{Enter}');
+    await send(user, 'ok');
     expect(socket.lastSend()).toMatchObject({ query: 'ok', preferredLanguage: 'English' });
     expect(document.documentElement.lang).toBe('en');
   });
 
-  it('the language the page switched to is remembered like a choice (a reload shows the conversation in it)', async () => {
+  it('the language the page switched to is remembered (a reload shows the conversation in it)', async () => {
     const { user, unmount } = renderChat();
-    await user.type(input(), 'Quantos dias de férias eu tenho?{Enter}');
+    await send(user, 'Quantos dias de férias eu tenho?');
     expect(document.documentElement.lang).toBe('pt');
     unmount();
     renderChat();

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * A sign-in code belongs to the address that asked for it (a hash of the client IP): a request
  * from another address neither replaces it nor spends its tries, and its mail row is known so
- * that only that mail is superseded when the same address asks again (issue 18, defect 1).
+ * that only that mail is superseded when the same address asks again.
  * Codes written before have neither and are treated as before.
  */
 export class OtpRequesterPostgres1732190900000 implements MigrationInterface {

@@ -31,7 +31,7 @@ export interface AnalyticsTabProps {
 }
 
 /**
- * The Analytics tab 'LLM Usage Analytics' (product-spec sections 2 and 4): time range (default
+ * The Analytics tab 'LLM Usage Analytics': time range (default
  * 24 hours) and Refresh, four summary cards, hourly trends, requests by vertical, agent
  * performance, cost by model, recent errors and the exports. Figures reload by themselves when
  * the server announces new usage on the /admin socket.

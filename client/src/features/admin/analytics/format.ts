@@ -25,7 +25,7 @@ export function formatPercent(fraction: number): string {
 
 export type SuccessLevel = 'good' | 'warning' | 'bad';
 
-/** Success-rate badge colour (product-spec section 4): error rate below 2% green, below 5% yellow, else red. */
+/** Success-rate badge colour: error rate below 2% green, below 5% yellow, else red. */
 export function successLevel(errorRate: number): SuccessLevel {
   if (errorRate < 0.02) return 'good';
   if (errorRate < 0.05) return 'warning';

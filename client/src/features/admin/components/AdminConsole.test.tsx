@@ -1,4 +1,4 @@
-/** The console shell of product-spec section 2 "Admin console": header, logout, the tabs (the spec's three and Conversations). */
+/** The console shell: header, logout, and the tabs. */
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -29,7 +29,7 @@ function download(name: string, blob: Blob): void {
 }
 
 /**
- * The Configuration tab 'System Configuration' (product-spec sections 2, 4 and 5): agents with
+ * The Configuration tab 'System Configuration': agents with
  * their keys (masked), the Configure dialog with the key test, Validate and Export, and the global
  * settings. Everything is read from and saved to the Config API.
  */
@@ -133,7 +133,7 @@ export function ConfigurationTab() {
       const outcome = await configApi.testApiKey(request);
       result = { state: outcome.isValid ? 'valid' : 'invalid', reason: outcome.reason, typed };
     } catch (error) {
-      // A failed test call counts as Invalid (product-spec section 8).
+      // A failed test call counts as Invalid.
       console.error('API key test failed', error);
       result = { state: 'invalid', reason: error instanceof Error ? error.message : String(error), typed };
     }

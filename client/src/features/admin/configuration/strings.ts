@@ -3,8 +3,7 @@ import { ENABLED_VERTICAL_IDS } from '@shared/catalog/verticals';
 import { AGENT_VERTICAL_NAMES, verticalName } from '../../../lib/vertical-names';
 
 /**
- * Texts of the Configuration tab. Texts quoted by the product spec (section 2 "Configuration tab")
- * are copied exactly; the others are ours.
+ * Texts of the Configuration tab, in one place (tests check them word for word).
  */
 export const CONFIG = {
   title: 'System Configuration',

@@ -1,4 +1,4 @@
-/** The editor's 'Supporting Documents' (product-spec sections 2, 5 and 9): add, check, preview, remove, save. */
+/** The editor's 'Supporting Documents': add, check, preview, remove, save. */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failingFileReader, gatedFileReader } from './testing/file-reader';

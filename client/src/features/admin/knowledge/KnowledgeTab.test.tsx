@@ -1,4 +1,4 @@
-/** The Knowledge Base tab: list, search, filter, editor, save and delete (product-spec sections 2, 4, 5, 8). */
+/** The Knowledge Base tab: list, search, filter, editor, save and delete. */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from './KnowledgeTab';
@@ -302,7 +302,7 @@ describe('KnowledgeTab: the editor', () => {
     expect(server.callsTo('DELETE /api/knowledge/dental')).toHaveLength(0);
   });
 
-  it("a failed delete brings the item back with the spec's alert in an in-page notice", async () => {
+  it("a failed delete brings the item back with the delete alert in an in-page notice", async () => {
     const server = fakeKnowledgeServer(seed());
     server.on('DELETE /api/knowledge/dental', () => fail(500, 'internal_error', 'Database is locked.'));
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -310,7 +310,7 @@ describe('KnowledgeTab: the editor', () => {
     await user.click(await screen.findByRole('button', { name: /Dental plan/ }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
-    // A 500 gives no reason worth showing: the spec's text alone.
+    // A 500 gives no reason worth showing: the alert text alone.
     const notice = await expectNotice('Failed to delete knowledge item. Please try again.');
     expect(notice).toHaveAttribute('role', 'alert');
     expect(await within(list()).findByRole('button', { name: /Dental plan/ })).toBeInTheDocument();

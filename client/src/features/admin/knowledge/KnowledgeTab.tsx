@@ -36,7 +36,7 @@ export interface KnowledgeTabProps {
 }
 
 /**
- * The Knowledge Base tab (product-spec sections 2, 4, 5 and 8): the 'Knowledge Items' list with
+ * The Knowledge Base tab: the 'Knowledge Items' list with
  * search, vertical filter and quick upload on the left; the placeholder or the editor on the
  * right. Save and Delete reload the list and close the editor; other consoles' changes arrive
  * as `knowledge:changed` and reload it too.
@@ -111,7 +111,7 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
       return next;
     });
 
-  /** Asks the server to delete; a failure brings the item back with the spec's alert. */
+  /** Asks the server to delete; a failure brings the item back with the delete alert. */
   const commitDelete = (item: KnowledgeItem) => {
     timers.current.delete(item.id);
     remove.mutate(item.id, {

@@ -1,4 +1,4 @@
-/** 'Quick Upload Document' (product-spec sections 5 and 8): files become knowledge items; PDFs are parsed in the browser. */
+/** 'Quick Upload Document': files become knowledge items; PDFs are parsed in the browser. */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PdfJsModule } from './pdf/pdf-text';

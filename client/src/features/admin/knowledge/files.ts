@@ -1,5 +1,5 @@
 /**
- * The file rules of the Knowledge Base tab (product-spec sections 5 "Knowledge" and 9), and the
+ * The file rules of the Knowledge Base tab, and the
  * FileReader wrappers the tab reads files with.
  *
  * - Supporting documents (the editor): .txt, .json, .png, .jpg, .jpeg, at most 10MB each; PDF,

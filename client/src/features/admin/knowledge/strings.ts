@@ -2,8 +2,7 @@ import { KNOWLEDGE_VERTICAL_IDS } from '@shared/catalog/verticals';
 import { verticalName } from '../../../lib/vertical-names';
 
 /**
- * Texts of the Knowledge Base tab. Texts quoted by the product spec (sections 2 "Knowledge Base
- * tab", 5 "Knowledge" and 8 "Admin") are copied exactly; the others are ours.
+ * Texts of the Knowledge Base tab. Tests check them word for word.
  */
 export const KNOWLEDGE = {
   listTitle: 'Knowledge Items',

@@ -1,4 +1,4 @@
-/** The auth calls of product-spec section 7 (all with cookies, through lib/api). */
+/** The auth calls (all with cookies, through lib/api). */
 import {
   EmailRequestSchema,
   PasswordLoginSchema,
@@ -20,7 +20,7 @@ import { ApiError, apiRequest } from '../../../lib/api';
 
 export type { AuthUser, LoginMethods, SecondFactorCode, SecondFactorStep, SessionInfo, TotpEnrolment, TotpStatus };
 
-/** The spec's auth response: success, user, message; `secondFactor` when a second-factor step is still to go. */
+/** An auth response: success, user, message; `secondFactor` when a second-factor step is still to go. */
 export interface AuthResponse {
   success: boolean;
   message?: string;

@@ -1,5 +1,5 @@
 /**
- * Every rule of the login screen (product-spec sections 2, 4, 5, 8): steps, subtitles, the
+ * Every rule of the login screen: steps, subtitles, the
  * three-dot progress, back links, validation, banners, resend, and the hand-over to the console.
  * The server is a fake `fetch` answering like the real API.
  */

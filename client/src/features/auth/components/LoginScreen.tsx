@@ -16,7 +16,7 @@ const STEP_NUMBER: Record<Step, 1 | 2 | 3 | 4> = { email: 1, method: 2, password
 const CODE_LENGTH = OTP_DIGITS;
 
 /**
- * Digits only, at most 6 (product-spec section 5). Applied to every change instead of a maxLength
+ * Digits only, at most 6. Applied to every change instead of a maxLength
  * attribute, which would cut a pasted "Code: 123 456" before its digits.
  */
 export function sanitizeCode(raw: string): string {

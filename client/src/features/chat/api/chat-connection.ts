@@ -21,7 +21,7 @@ export interface ConnectionSnapshot {
 export interface ChatConnectionOptions {
   createSocket?: () => ChatSocket;
   fetch?: typeof fetch;
-  /** How often GET /health is checked while the socket is down (product-spec section 9). */
+  /** How often GET /health is checked while the socket is down. */
   healthPollMs?: number;
   /** A single /health check gives up after this long. */
   healthTimeoutMs?: number;

@@ -5,7 +5,7 @@ import { MAX_HISTORY_ARRAY, MAX_HISTORY_ENTRY_CHARS, type ChatHistoryEntry } fro
 import type { ChatSendPayload } from '@shared/contracts/socket';
 import type { ChatMessage } from '../../../lib/reply-stream';
 
-/** Visitors are anonymous: every chat carries this fixed demo user id (product-spec section 6). */
+/** Visitors are anonymous: every chat carries this fixed demo user id. */
 export const DEMO_USER_ID = 'demo-user';
 
 /** The jurisdiction chosen in the modal; `subRegion` is set for US, UK and AE. */
@@ -39,7 +39,7 @@ export function historyOf(messages: readonly ChatMessage[]): ChatHistoryEntry[] 
     .map((m) => ({ type: m.type, content: m.content.slice(0, MAX_HISTORY_ENTRY_CHARS), timestamp: m.timestamp }));
 }
 
-/** The chat request of product-spec section 7 (the /interact body, plus the socket's requestId). */
+/** The chat request (the /interact body, plus the socket's requestId). */
 export function buildChatPayload(
   requestId: string,
   query: string,

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useStrings } from '../i18n';
 
 /**
- * Copyright, 'Available 24/7', and the 'Admin Dashboard' link (product-spec section 2) for
+ * Copyright, 'Available 24/7', and the 'Admin Dashboard' link for
  * administrators only: a visitor has no use for it, so it shows when this browser is signed in
  * to the console (`isAdmin`).
  */

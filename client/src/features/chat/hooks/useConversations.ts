@@ -7,7 +7,7 @@ import { buildChatPayload, newRequestId, type ChatSelection, type JurisdictionCh
 import { deleteConversations, loadConversations, startNewChat } from '../api/conversations-api';
 import { en } from '../i18n/en';
 
-/** Product-spec section 9: a reply that has not finished after this long fails with an error. */
+/** A reply that has not finished after this long fails with an error. */
 export const CHAT_REQUEST_TIMEOUT_MS = 130000;
 
 /**

@@ -33,7 +33,7 @@ export function getRecognitionConstructor(): RecognitionConstructor | undefined 
 export const UNSUPPORTED = 'unsupported';
 export const START_FAILED = 'start-failed';
 
-/** The message for a voice error code (product-spec section 8, Voice), in the visitor's language. */
+/** The message for a voice error code, in the visitor's language. */
 export function voiceErrorMessage(code: string, VOICE: ChatStrings['voice'] = en.voice): string {
   switch (code) {
     case UNSUPPORTED:

@@ -1,8 +1,8 @@
 /**
  * The chat page's English texts: the reference dictionary. Every other language has the same
  * shape (ChatStrings), checked by the compiler, so a text missing in one language is a type error.
- * Texts quoted by the product spec are copied exactly (or, for the vertical names, descriptions,
- * badges and welcome messages, read from the shared catalog, which holds them once).
+ * Tests check these texts word for word; the vertical names, descriptions, badges and welcome
+ * messages are read from the shared catalog, which holds them once.
  */
 import { JURISDICTIONS, type JurisdictionCode, type LegalSystem, type SubRegionLabel } from '@shared/catalog/jurisdictions';
 import { VERTICALS, type VerticalId } from '@shared/catalog/verticals';
@@ -112,12 +112,11 @@ export const en = {
     updated: (date: string) => `Updated ${date}`,
   },
   errors: {
-    /** Product-spec section 8 (Chat). */
     apology: (reason: string) => apologyText(reason),
     send: CHAT_ERROR_DEFAULTS.send as string,
     response: CHAT_ERROR_DEFAULTS.response as string,
     unknown: CHAT_ERROR_DEFAULTS.unknown as string,
-    /** Client-side time-out of a reply (product-spec section 9). */
+    /** Client-side time-out of a reply. */
     timedOut: 'Request timed out',
     /** A stored reply whose server stopped while writing it. */
     interrupted: 'The reply was interrupted',
@@ -155,7 +154,7 @@ export const en = {
     start: 'Start voice input',
     stop: 'Stop voice input',
     recording: (language: string) => `Recording... Speak now in ${language}`,
-    /** Alerts, product-spec section 8 (Voice). */
+    /** Voice input alerts. */
     unsupported: 'Voice input is not supported in your browser',
     notAllowed: 'Microphone access denied. Please allow microphone access to use voice input.',
     network: 'Network error. Please check your connection.',

@@ -8,6 +8,11 @@ import type { JurisdictionChoice } from '../api/chat-payload';
  */
 export interface ChatPreferences {
   language?: string;
+  /**
+   * True when `language` was not picked by the visitor but followed from what they wrote: kept
+   * across reloads, yet the next question surely written in another language moves it again.
+   */
+  languageDetected?: boolean;
   vertical?: VerticalId;
   jurisdiction?: JurisdictionChoice | null;
 }

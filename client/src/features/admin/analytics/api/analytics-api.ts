@@ -1,4 +1,4 @@
-/** The analytics API (product-spec section 7 "Analytics"): the dashboard loads the four figures in parallel. */
+/** The analytics API: the dashboard loads the four figures in parallel. */
 import type {
   AgentPerformanceRow,
   AnalyticsWindow,

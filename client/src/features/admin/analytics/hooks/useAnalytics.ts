@@ -5,8 +5,8 @@ import { fetchAnalytics } from '../api/analytics-api';
 export const ANALYTICS_QUERY_KEY = ['admin', 'analytics'] as const;
 
 /**
- * The figures of the window, loaded in parallel. A failed load is logged and clears the data
- * (product-spec section 8): the tab then shows nothing rather than figures of an older load.
+ * The figures of the window, loaded in parallel. A failed load is logged and clears the data:
+ * the tab then shows nothing rather than figures of an older load.
  */
 export function useAnalytics(hours: AnalyticsWindow) {
   const query = useQuery({

@@ -1,5 +1,5 @@
 /**
- * The Config API (product-spec section 7 "Config") as the Configuration tab uses it. The shapes
+ * The Config API as the Configuration tab uses it. The shapes
  * come from src/shared/contracts/config.ts, the same ones the server answers with.
  */
 import { apiRequest } from '../../../../lib/api';

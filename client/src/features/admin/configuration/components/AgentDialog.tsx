@@ -9,7 +9,7 @@ import { KeyBadge, type KeyTestState } from '../../components/KeyBadge';
 import { KEY_TEST } from '../../strings';
 
 
-/** Product-spec section 5 "Agent configuration": the defaults a field falls back to. */
+/** The defaults an empty field falls back to. */
 export const FIELD_DEFAULTS = { temperature: 0.7, maxTokens: 2000, timeout: 30000 };
 
 interface Draft {

@@ -1,5 +1,5 @@
 /**
- * The Knowledge API (product-spec section 7 "Knowledge") as the Knowledge Base tab uses it. The
+ * The Knowledge API as the Knowledge Base tab uses it. The
  * shapes are the server's contracts (src/shared/contracts/knowledge.ts): the list leaves attachment
  * `content` out, GET /api/knowledge/:id includes it, and a PUT that sends an attachment with its
  * id and no content keeps the stored file.
@@ -12,8 +12,8 @@ export type { KnowledgeAttachment, KnowledgeItem, KnowledgeItemInput };
 export type AttachmentInput = NonNullable<KnowledgeItemInput['attachments']>[number];
 
 /**
- * Checks an item with the server's contract before it is sent, except a blank title: the spec
- * wants no client-side required-field check there, so the server says 'Title is required'.
+ * Checks an item with the server's contract before it is sent, except a blank title: there is no
+ * client-side required-field check, so the server's 'Title is required' is what the admin reads.
  */
 function checked(item: KnowledgeItemInput): KnowledgeItemInput {
   const refused = item.title.trim() === '' ? undefined : contractError(KnowledgeItemInputSchema, item);
@@ -36,7 +36,7 @@ export interface ListParams {
 type Data<T> = { success: true; data: T };
 
 export const knowledgeApi = {
-  /** `vertical` is omitted for 'all' and `search` when empty (product-spec section 7). */
+  /** `vertical` is omitted for 'all' and `search` when empty. */
   async list({ vertical, search, jurisdiction, subRegion }: ListParams, signal?: AbortSignal): Promise<KnowledgeItem[]> {
     const scoped = jurisdiction !== undefined && jurisdiction !== 'all';
     const query = {

@@ -12,7 +12,7 @@ import { verticalLabel } from './KnowledgeList';
 /** The verticals an item may belong to, in the order of the catalog. */
 const VERTICAL_OPTIONS = Object.keys(KNOWLEDGE.verticals);
 
-/** product-spec section 3: the new-item default. */
+/** A new item: empty, in Customer Support. */
 const NEW_ITEM = { title: '', content: '', category: '', vertical: 'customer-service', tags: [] as string[], attachments: [], jurisdiction: null, subRegion: null };
 
 let localIds = 0;
@@ -50,7 +50,7 @@ function problemText(name: string, reason: 'not-yet-supported' | 'unsupported' |
 /**
  * The editor of the right panel: 'New Knowledge Item' or 'Edit Knowledge Item', with Save, Delete
  * (existing items), the fields, and the supporting documents. No client-side required-field
- * checks (product-spec section 5): the server's verdict shows as the save alert.
+ * checks: the server's verdict shows as the save alert.
  */
 export function KnowledgeEditor(props: KnowledgeEditorProps) {
   const { item, draft, storedContent, storedContentFailed, saving, deleting, saveProblem, onSave, onDelete, onClose, notify } = props;

@@ -2,8 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { itemQueryKey, KNOWLEDGE_QUERY_KEY, knowledgeApi, listQueryKey, type KnowledgeItemInput, type ListParams } from '../api/knowledge-api';
 
 /**
- * The list for a filter and search text. A failed load is logged and the list shows empty
- * (product-spec section 8); while a new search or filter loads, the previous rows stay.
+ * The list for a filter and search text. A failed load is logged and the list shows empty;
+ * while a new search or filter loads, the previous rows stay.
  */
 export function useKnowledgeList(params: ListParams) {
   const query = useQuery({

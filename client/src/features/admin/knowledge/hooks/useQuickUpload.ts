@@ -31,7 +31,7 @@ export function uploadVertical(filter: string): KnowledgeItemInput['vertical'] {
 }
 
 /**
- * The spec's alert text, word for word, followed by the server's reason when it gave one (a
+ * An alert text, word for word, followed by the server's reason when it gave one (a
  * refusal: 4xx, e.g. 'Title is required' or a too-large body).
  */
 export function withReason(alert: string, error: unknown): string {
@@ -42,10 +42,10 @@ const S = KNOWLEDGE.quickUpload;
 const A = KNOWLEDGE.alerts;
 
 /**
- * Quick upload (product-spec sections 5 and 8): a .txt, .json or .pdf file is read and parsed
+ * Quick upload: a .txt, .json or .pdf file is read and parsed
  * into items (titled after the file, category 'Uploaded', tags ['uploaded', 'document'] (+ 'pdf'),
  * the filtered vertical; a JSON file's own fields win), which the admin reviews (`review`) and
- * then confirms or cancels. Every outcome is told with the spec's alert as an in-page notice;
+ * then confirms or cancels. Every outcome is told with its alert as an in-page notice;
  * `progress` describes the step under way (reading, parsing page n of m, saving).
  */
 export function useQuickUpload(options: { vertical: string; loadPdfJs: () => Promise<PdfJsModule>; onCreated: () => void; notify: Notify }) {
@@ -124,7 +124,7 @@ export function useQuickUpload(options: { vertical: string; loadPdfJs: () => Pro
     else setReview(outcome.review);
   };
 
-  /** Creates the reviewed items one by one; the spec's success alert once all are saved. */
+  /** Creates the reviewed items one by one; the success alert once all are saved. */
   const confirm = async (drafts: KnowledgeItemInput[]) => {
     const current = review;
     if (!current) return;

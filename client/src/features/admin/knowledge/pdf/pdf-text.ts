@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * Text from a PDF, read in the browser with PDF.js (product-spec section 5 "Knowledge"): lines
+ * Text from a PDF, read in the browser with PDF.js: lines
  * rebuilt from the items' positions (ligatures joined), print headers, footers and page numbers
  * left out (pdf-clean.ts), pages separated by a blank line.
  *

@@ -30,7 +30,7 @@ export function noticeTexts(): string[] {
   return Array.from(stack.querySelectorAll('.notice-text')).map((p) => p.textContent ?? '');
 }
 
-/** Waits for a notice with exactly `text` (the spec's alert text, word for word) and returns it. */
+/** Waits for a notice with exactly `text` (an alert text, word for word) and returns it. */
 export async function expectNotice(text: string, options?: { timeout?: number }): Promise<HTMLElement> {
   await waitFor(() => expect(noticeTexts()).toContain(text), options);
   const stack = screen.getByRole('region', { name: 'Notifications' });
