@@ -7,7 +7,7 @@ import { check } from '@shared/contracts/rules';
 import { securityApi, serverMessage } from '../../auth/api/auth-api';
 import { useAuth } from '../../auth/AuthProvider';
 import { RecoveryCodesPanel } from '../../auth/components/RecoveryCodesPanel';
-import { sanitizeCode } from '../../auth/components/LoginScreen';
+import { sanitizeCode } from '../../auth/components/CodeInput';
 import { TotpSetup } from '../../auth/components/TotpSetup';
 import { TOTP_SETUP } from '../../auth/strings';
 import { SECURITY } from './strings';

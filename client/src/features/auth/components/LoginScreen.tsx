@@ -6,6 +6,7 @@ import type { LoginMethods } from '../api/auth-api';
 import { useAuth } from '../AuthProvider';
 import { LOGIN } from '../strings';
 import { Banner } from './Banner';
+import { CodeInput } from './CodeInput';
 import { StepProgress } from './StepProgress';
 import '../login.css';
 
@@ -15,13 +16,6 @@ type Step = 'email' | 'method' | 'password' | 'otp' | 'totp';
 const STEP_NUMBER: Record<Step, 1 | 2 | 3 | 4> = { email: 1, method: 2, password: 3, otp: 3, totp: 4 };
 const CODE_LENGTH = OTP_DIGITS;
 
-/**
- * Digits only, at most 6. Applied to every change instead of a maxLength
- * attribute, which would cut a pasted "Code: 123 456" before its digits.
- */
-export function sanitizeCode(raw: string): string {
-  return raw.replace(/\D/g, '').slice(0, CODE_LENGTH);
-}
 
 function Busy({ busy, idle, working }: { busy: boolean; idle: string; working: string }) {
   return busy ? (
@@ -279,17 +273,13 @@ export function LoginScreen() {
             <label className="login-label" htmlFor={`${ids}-totp`}>
               {LOGIN.totpLabel}
             </label>
-            <input
+            <CodeInput
               key="totp"
               id={`${ids}-totp`}
-              className="login-code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
               autoFocus
               placeholder={LOGIN.codePlaceholder}
               value={code}
-              onChange={(e) => setCode(sanitizeCode(e.target.value))}
+              onChange={setCode}
               onKeyDown={submitOnEnter(submitSecondFactor)}
               disabled={locked}
               aria-describedby={`${ids}-totp-hint`}
@@ -359,16 +349,12 @@ export function LoginScreen() {
         <label className="login-label" htmlFor={`${ids}-code`}>
           {LOGIN.codeLabel}
         </label>
-        <input
+        <CodeInput
           id={`${ids}-code`}
-          className="login-code"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
           autoFocus
           placeholder={LOGIN.codePlaceholder}
           value={code}
-          onChange={(e) => setCode(sanitizeCode(e.target.value))}
+          onChange={setCode}
           onKeyDown={submitOnEnter(submitCode)}
           disabled={locked}
           aria-describedby={`${ids}-code-expiry`}

@@ -7,7 +7,7 @@ import { copyText } from '../../../lib/clipboard';
 import { securityApi, serverMessage } from '../api/auth-api';
 import { TOTP_SETUP } from '../strings';
 import { Banner } from './Banner';
-import { sanitizeCode } from './LoginScreen';
+import { CodeInput } from './CodeInput';
 
 /** The key as apps print it: groups of four. */
 function grouped(secret: string): string {
@@ -78,18 +78,7 @@ export function TotpSetup({ onConfirmed }: { onConfirmed(result: RecoveryCodes):
       <label className="login-label" htmlFor={`${ids}-code`}>
         {TOTP_SETUP.enterCode}
       </label>
-      <input
-        id={`${ids}-code`}
-        className="login-code"
-        type="text"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        placeholder="000000"
-        aria-label={TOTP_SETUP.codeLabel}
-        value={code}
-        onChange={(e) => setCode(sanitizeCode(e.target.value))}
-        disabled={confirm.isPending}
-      />
+      <CodeInput id={`${ids}-code`} aria-label={TOTP_SETUP.codeLabel} value={code} onChange={setCode} disabled={confirm.isPending} />
       {error && <Banner kind="error">{error}</Banner>}
       <button type="submit" className="login-primary" disabled={code.length !== 6 || confirm.isPending}>
         {confirm.isPending ? (
