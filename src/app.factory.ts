@@ -11,6 +11,7 @@ import { VisitorIdentity } from './conversations/visitor-identity';
 import { setupApiDocs } from './common/openapi';
 import { ClientAddressResolver } from './common/client-address';
 import { requestIdMiddleware } from './common/request-id';
+import { securityHeaders } from './common/security-headers';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 
@@ -66,6 +67,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     // A failed start rejects (main.ts says why, e.g. the database it could not reach) instead of Nest exiting the process itself.
     abortOnError: false,
   });
+  // CSP, nosniff and the referrer policy on every response, errors and static files included.
+  app.use(securityHeaders);
   app.use(requestIdMiddleware);
   // Who each request comes from, decided once (TRUST_PROXY says whose X-Forwarded-* count).
   const addresses = app.get(ClientAddressResolver);
