@@ -41,6 +41,8 @@ export interface ChatRunOptions {
   visitor: Visitor;
   /** The visitor's concurrent-reply slot (ChatLimitsService), given back when the reply ends. */
   slot?: ReplySlot;
+  /** The widget the question came through (usage events name it, for Analytics' requests per widget). */
+  widgetId?: string;
 }
 
 /** The ids a turn keeps when it is asked again by another server (a takeover). */
@@ -172,6 +174,7 @@ export class ChatService implements BeforeApplicationShutdown {
       returning: options.visitor.returning,
       userMessageId: ids.userMessageId,
       startedAt: ids.startedAt,
+      ...(options.widgetId ? { widgetId: options.widgetId } : {}),
     };
   }
 
@@ -191,7 +194,7 @@ export class ChatService implements BeforeApplicationShutdown {
     let stop!: (reason: StopReason | 'cancelled') => void;
     const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
     const producer = this.streams.resume(job, (reason) => stop(reason));
-    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning } };
+    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning }, widgetId: spec.widgetId };
     const result = this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true });
     this.track(`${options.channel}:${job.replyId}`, stop, result);
     return true;
@@ -447,6 +450,7 @@ export class ChatService implements BeforeApplicationShutdown {
         ttftMs: null,
         language: fromLanguage,
         answered: null,
+        widgetId: options.widgetId ?? null,
       });
     }
     return result;
@@ -535,6 +539,7 @@ export class ChatService implements BeforeApplicationShutdown {
       language: request.language.code,
       // Answered from the knowledge base: a passage cleared the relevance floor.
       answered,
+      widgetId: options.widgetId ?? null,
     };
     // The reply's budget hold becomes what it cost (before the event is stored: a month's spend is
     // read from the stored events once, and this one must not count twice).
