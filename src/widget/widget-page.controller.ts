@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Public } from '../auth/public.decorator';
+import { Contract } from '../common/contract';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { frameAncestorsOf, WidgetsService } from './widgets.service';
 
@@ -23,7 +23,6 @@ const NOT_FOUND_PAGE = `<!doctype html>
  * site may frame (it holds nothing), so the host page shows a message instead of a broken frame.
  */
 @Public()
-@ApiExcludeController()
 @Controller('widget')
 export class WidgetPageController {
   private page: string | undefined;
@@ -34,6 +33,12 @@ export class WidgetPageController {
   ) {}
 
   @Get(':id')
+  @Contract({
+    summary: "The page inside a widget's iframe",
+    description: "Sent with Content-Security-Policy: frame-ancestors <the widget's allowed origins>; an unknown or deleted widget gets a 404 HTML page that any site may frame.",
+    content: { 'text/html': { description: 'The chat page of the widget.' } },
+    errors: [404],
+  })
   async show(@Param('id') id: string, @Res() res: Response): Promise<void> {
     const row = await this.widgets.find(id);
     res.setHeader('Cache-Control', 'no-store');
