@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, type NextFunction, type Request, type Response } from 'express';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { A2aHttp } from './a2a/a2a-http';
 import { AppModule } from './app.module';
 import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
@@ -24,7 +25,7 @@ const JSON_BODY_LIMIT = '1mb';
  * stalled meanwhile).
  */
 const KNOWLEDGE_BODY_LIMIT = '32mb';
-const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io'];
+const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io', '/a2a', '/mcp', '/.well-known/'];
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   error: ['fatal', 'error'],
@@ -73,6 +74,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // /api/knowledge, /api/config, /api/analytics need an admin session before anything else runs
   // (no body parsing for strangers; unknown paths there answer 401 too).
   app.use(app.get(AdminApiGate).handler);
+  // A2A and MCP check the key and read their JSON-RPC bodies themselves (errors as JSON-RPC).
+  app.use(app.get(A2aHttp).router);
   app.use('/api/knowledge', json({ limit: KNOWLEDGE_BODY_LIMIT }));
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.disable('x-powered-by');

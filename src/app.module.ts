@@ -1,5 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { A2aRequestHandler } from './a2a/a2a-handler';
+import { A2aHttp } from './a2a/a2a-http';
+import { A2aStoreModule } from './a2a/a2a-store.module';
 import { AdminEventsModule } from './admin-events/admin-events.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -49,6 +52,7 @@ export class AppModule {
         EmbeddingsModule,
         LimitsModule,
         ApiKeysModule,
+        A2aStoreModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [
@@ -60,6 +64,8 @@ export class AppModule {
         ChatService,
         ChatGateway,
         HealthService,
+        A2aRequestHandler,
+        A2aHttp,
       ],
     };
   }

@@ -360,7 +360,8 @@ export class ChatService implements BeforeApplicationShutdown {
       confidence: Math.round(retrieval.confidence * 100) / 100,
       vertical: request.vertical,
       agentsInvolved: [agent.agentId],
-      a2aCompliant: false,
+      // Served through the A2A endpoint: the reply is an A2A task's artifact.
+      a2aCompliant: options.channel === 'a2a',
       optimization: {
         cacheHit: false,
         passages: passages.length,
