@@ -12,6 +12,7 @@ import { VisitorIdentity } from './conversations/visitor-identity';
 import { setupApiDocs } from './common/openapi';
 import { ClientAddressResolver } from './common/client-address';
 import { requestIdMiddleware } from './common/request-id';
+import { AppLogger } from './common/app-logger';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 
@@ -62,7 +63,7 @@ function serveClient(app: NestExpressApplication, clientDir: string): void {
 /** Builds the whole app (HTTP API, sockets, client) without listening: main.ts and tests share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    logger: LOG_LEVELS[config.logLevel],
+    logger: new AppLogger(config.logFormat, LOG_LEVELS[config.logLevel]),
     bodyParser: false,
     // A failed start rejects (main.ts says why, e.g. the database it could not reach) instead of Nest exiting the process itself.
     abortOnError: false,

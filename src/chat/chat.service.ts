@@ -27,6 +27,7 @@ import { FrameCoalescer } from './frame-coalescer';
 import { buildPrompt } from './prompt-builder';
 import { describeJurisdiction } from '../retrieval/jurisdiction';
 import { REWRITE_MAX_TOKENS, rewriteLanguageOf, rewriteMessages, rewriteQuestion, type RewriteResult } from '../retrieval/question-rewrite';
+import { withLogFields } from '../common/log-context';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -145,7 +146,7 @@ export class ChatService implements BeforeApplicationShutdown {
     // With REDIS_URL the turn goes with the stream's start: another server asks it again if this one stops.
     const spec = this.streams.distributed ? JSON.stringify(this.specOf(request, options, ids)) : undefined;
     const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, (reason) => stop(reason), spec);
-    const result = this.execute(request, options, producer, stopped, ids);
+    const result = withLogFields({ requestId: options.requestId, replyId }, () => this.execute(request, options, producer, stopped, ids));
     if (options.slot) void result.finally(() => options.slot?.release()).catch(() => undefined);
     this.track(`${options.channel}:${replyId}`, stop, result);
     return { replyId, result };
@@ -192,7 +193,9 @@ export class ChatService implements BeforeApplicationShutdown {
     const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
     const producer = this.streams.resume(job, (reason) => stop(reason));
     const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning } };
-    const result = this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true });
+    const result = withLogFields({ requestId: spec.requestId, replyId: job.replyId }, () =>
+      this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true }),
+    );
     this.track(`${options.channel}:${job.replyId}`, stop, result);
     return true;
   }
@@ -337,6 +340,7 @@ export class ChatService implements BeforeApplicationShutdown {
       // What the visitor already got stays: a stopped reply keeps its text.
       coalescer.flush();
       const failure = this.describeFailure(error, stopReason);
+      if (failure.status !== 'cancelled') this.logger.warn(`Reply failed (${failure.error.code}): ${failure.error.message}`);
       await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, answered, failure.status, budget, failure.error);
       this.finishFailed(turn, producer, failure.error, text, started, ttftMs, agent);
       throw failure.error;
