@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { A2aRequestHandler } from './a2a/a2a-handler';
 import { A2aHttp } from './a2a/a2a-http';
 import { A2aStoreModule } from './a2a/a2a-store.module';
+import { McpHttp } from './mcp/mcp-http';
 import { AdminEventsModule } from './admin-events/admin-events.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -66,6 +67,7 @@ export class AppModule {
         HealthService,
         A2aRequestHandler,
         A2aHttp,
+        McpHttp,
       ],
     };
   }
