@@ -15,6 +15,7 @@ import { ServerSecretModule } from './auth/server-secret';
 import { ChatGateway } from './chat/chat.gateway';
 import { ChatService } from './chat/chat.service';
 import { InteractController } from './chat/interact.controller';
+import { SearchRewriteService } from './chat/search-rewrite.service';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ClientAddressModule } from './common/client-address';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -63,6 +64,7 @@ export class AppModule {
         ShutdownState,
         LlmService,
         ChatService,
+        SearchRewriteService,
         ChatGateway,
         HealthService,
         A2aRequestHandler,
