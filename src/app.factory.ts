@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { A2aHttp } from './a2a/a2a-http';
 import { AppModule } from './app.module';
+import { McpHttp } from './mcp/mcp-http';
 import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
 import { VisitorIdentity } from './conversations/visitor-identity';
@@ -77,6 +78,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(app.get(AdminApiGate).handler);
   // A2A and MCP check the key and read their JSON-RPC bodies themselves (errors as JSON-RPC).
   app.use(app.get(A2aHttp).router);
+  app.use(app.get(McpHttp).router);
   app.use('/api/knowledge', json({ limit: KNOWLEDGE_BODY_LIMIT }));
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.disable('x-powered-by');
