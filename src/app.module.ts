@@ -31,6 +31,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -55,6 +56,7 @@ export class AppModule {
         LimitsModule,
         ApiKeysModule,
         A2aStoreModule,
+        WidgetModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [
