@@ -140,12 +140,13 @@ describe('usage events are stored before the reply ends', () => {
 
 // The journal is per server process and holds what the database refused; the SQLite variant can
 // make the database refuse usage writes without stopping it (test/faults covers a Postgres outage).
-const describeSqlite = distributed.databaseUrl ? describe.skip : describe;
-describeSqlite('usage journal (SQLite; the Postgres outage is in test/faults)', () => {
+// It runs on SQLite in every run, CI's (which sets DATABASE_URL and REDIS_URL) included.
+const SQLITE_ONLY = { databaseUrl: undefined, redisUrl: undefined } as const;
+describe('usage journal (SQLite; the Postgres outage is in test/faults)', () => {
   it('journals events the database refused, answers the visitor, and a later start stores them', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-journal-'));
     try {
-      const first = await startTestApp({ dataDir, usageFlushMs: 60_000 });
+      const first = await startTestApp({ ...SQLITE_ONLY, dataDir, usageFlushMs: 60_000 });
       // Usage writes fail from now on (the table is gone for the insert), everything else works.
       await first.dataSource.query('ALTER TABLE usage_events RENAME TO usage_events_away');
       const res = await request(first.url).post('/interact').send({ vertical: 'hr', query: 'How many vacation days do I get?' }).expect(200);
@@ -161,7 +162,7 @@ describeSqlite('usage journal (SQLite; the Postgres outage is in test/faults)', 
       await first.close({ keepData: true });
       expect(fs.readdirSync(journalDir).length).toBe(1);
 
-      const second = await startTestApp({ dataDir });
+      const second = await startTestApp({ ...SQLITE_ONLY, dataDir });
       try {
         await eventually(async () => (await storedIds(second, [replyId])).size === 1, 5000, 'the journaled event stored');
         expect(fs.readdirSync(journalDir)).toEqual([]);
