@@ -32,6 +32,7 @@ import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -57,6 +58,7 @@ export class AppModule {
         LimitsModule,
         ApiKeysModule,
         A2aStoreModule,
+        WidgetModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [
