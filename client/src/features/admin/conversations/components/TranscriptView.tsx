@@ -3,7 +3,8 @@ import { formatDuration } from '../../../../lib/format';
 import { Download, ThumbsDown, ThumbsUp, X } from 'lucide-react';
 import { Markdown } from '../../../chat/components/Markdown';
 import { conversationsApi } from '../api/conversations-api';
-import { formatPercent, formatWhen, languageName, verticalName } from '../format';
+import { formatPercent } from '../../../../lib/format';
+import { formatWhen, languageName, verticalName } from '../format';
 import { CONVERSATIONS } from '../strings';
 
 const T = CONVERSATIONS.transcript;
