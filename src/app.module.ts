@@ -26,6 +26,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { TeamModule } from './team/team.module';
 
 @Module({})
 export class AppModule {
@@ -49,6 +50,7 @@ export class AppModule {
         EmbeddingsModule,
         LimitsModule,
         ApiKeysModule,
+        TeamModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [
