@@ -16,7 +16,7 @@ const DIALECTS: Dialect[] = distributed.databaseUrl ? ['sqlite', 'postgres'] : [
 /** Sent as raw JSON text, so 9007199254740993 reaches the server as written (not rounded by JSON.stringify). */
 const BAD_NUMBERS = ['8640000000000001', '9007199254740993', '-1e20', '1e308', '-0.5', '3.5'];
 /** Bad dates also as text: past the JavaScript Date range, before 2000, after 2099, not a date. */
-const BAD_DATE_TEXTS = ['"+275760-09-13T00:00:00.001Z"', '"1999-12-31T23:59:59Z"', '"2100-01-01T00:00:00Z"', '"soon"'];
+const BAD_DATE_TEXTS = ['"+275760-09-13T00:00:00.001Z"', '"1999-12-31T23:59:59Z"', '"2100-01-01T00:00:00Z"', '"soon"', '"2024-02-30T00:00:00Z"', '"2023-13-01T00:00:00Z"'];
 
 const ITEM = '{"title":"Warranty","content":"Two years.","vertical":"customer-service","tags":[],"attachments":[%ATTACHMENTS%]}';
 const attachment = (field: string, value: string) => `{"name":"notes.txt","type":"text/plain","content":"Keep the receipt."${field ? `,"${field}":${value}` : ''}}`;
@@ -99,5 +99,25 @@ describe.each(DIALECTS)('out-of-range dates and numbers (%s)', (dialect) => {
     }
     await request(t.url).post('/interact').send({ query: 'How long is the warranty?', vertical: 'customer-service' }).expect(200);
     await admin.get('/api/knowledge').expect(200);
+  });
+
+  it('refuses impossible calendar dates (2024-02-30) in every date field with 400 naming the field, storing nothing', async () => {
+    const notReal = (label: string) => `${label} is not a real date: 2024-02-30 does not exist`;
+    const expectNotReal = (res: request.Response, label: string) =>
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: { code: 'validation_failed', message: notReal(label) } });
+    const before = await snapshot(t);
+    expectNotReal(await send('post', '/api/knowledge', ITEM.replace('%ATTACHMENTS%', attachment('uploadedAt', '"2024-02-30T00:00:00Z"'))), 'The upload time');
+    const history = `{"query":"How long is the warranty?","vertical":"customer-service","conversationHistory":[{"type":"user","content":"Hi","timestamp":"2024-02-30T00:00:00Z"}]}`;
+    expectNotReal(await request(t.url).post('/interact').set('Content-Type', 'application/json').send(history), 'The time of an earlier message');
+    expectNotReal(await admin.post('/api/api-keys').send({ name: 'Dates', scopes: ['chat'], expiresAt: '2024-02-30T00:00:00Z' }), 'The expiry date');
+    expect(await snapshot(t)).toBe(before);
+    for (const path of ['/api/conversations', '/api/audit']) {
+      expectNotReal(await admin.get(path).query({ from: '2024-02-30' }), 'From');
+      expectNotReal(await admin.get(path).query({ to: '2024-02-30T10:00:00Z' }), 'To');
+    }
+    // The last real day of February is still a date, in a leap year and at the end of a common one.
+    const kept = await send('post', '/api/knowledge', ITEM.replace('%ATTACHMENTS%', attachment('uploadedAt', '"2024-02-29T23:59:59Z"'))).expect(201);
+    expect(kept.body.data.attachments[0].uploadedAt).toBe('2024-02-29T23:59:59.000Z');
+    await admin.get('/api/conversations').query({ from: '2023-02-28', to: '2023-03-01' }).expect(200);
   });
 });

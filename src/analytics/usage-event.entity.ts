@@ -2,7 +2,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { BigIntColumn, EpochMsColumn, FloatColumn } from '../database/columns';
 
 export type UsageStatus = 'success' | 'error' | 'cancelled';
-export type UsageChannel = 'socket' | 'rest' | 'sse';
+/** How the chat was asked: the chat socket, /interact (JSON or SSE), an A2A agent or an MCP client. */
+export type UsageChannel = 'socket' | 'rest' | 'sse' | 'a2a' | 'mcp';
 /** A reply ('chat'), a question rewritten for retrieval ('rewrite'), or texts embedded for hybrid retrieval ('embedding'). */
 export type UsageKind = 'chat' | 'rewrite' | 'embedding';
 

@@ -105,6 +105,25 @@ describe('knowledge contract', () => {
     },
   );
 
+  it.each([
+    ['2024-02-30T00:00:00Z', '2024-02-30 does not exist'],
+    ['2023-02-29T12:00:00Z', '2023-02-29 does not exist'],
+    ['2024-04-31T10:00Z', '2024-04-31 does not exist'],
+    ['2024-13-01T00:00:00Z', 'month 13 does not exist'],
+    ['2024-01-01T24:00:00Z', '24:00:00 is not a time of day'],
+    ['2024-01-01T10:00:00+25:00', '+25:00 is not a time zone offset'],
+  ])('refuses the impossible calendar date %s instead of rolling it over (%s)', (value, fault) => {
+    expect(problem(AttachmentInputSchema, { name: 'a.txt', content: 'x', uploadedAt: value })).toEqual({
+      code: 'validation_failed',
+      message: `The upload time is not a real date: ${fault}`,
+      path: ['uploadedAt'],
+    });
+    expect(problem(InteractRequestSchema, { query: 'Hi', vertical: 'hr', conversationHistory: [{ type: 'user', content: 'Hi', timestamp: value }] })).toMatchObject({
+      message: `The time of an earlier message is not a real date: ${fault}`,
+      path: ['conversationHistory', 0, 'timestamp'],
+    });
+  });
+
   it('accepts upload times as epoch ms or ISO text within 2000-2099', () => {
     expect(AttachmentInputSchema.parse({ name: 'a.txt', content: 'x', uploadedAt: '2024-02-29T10:00:00.000Z' }).uploadedAt).toBe(Date.UTC(2024, 1, 29, 10));
     expect(AttachmentInputSchema.parse({ name: 'a.txt', content: 'x', uploadedAt: 946684800000 }).uploadedAt).toBe(946684800000);

@@ -129,7 +129,24 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
  */
 export const EARLIEST_DATE_MS = Date.UTC(2000, 0, 1);
 export const LATEST_DATE_MS = Date.UTC(2100, 0, 1) - 1;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * The calendar fault of an ISO 8601 date-time, or undefined when every part exists. JavaScript's
+ * Date.parse rolls impossible parts over (2024-02-30 becomes 1 March), so the parts are checked
+ * before it reads them: a date that does not exist is refused rather than stored as another day.
+ */
+export function calendarFault(iso: string): string | undefined {
+  const m = ISO_DATE_TIME.exec(iso);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second = '0', offsetHour = '0', offsetMinute = '0'] = m.slice(1);
+  if (Number(month) < 1 || Number(month) > 12) return `month ${month} does not exist`;
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  if (Number(day) < 1 || Number(day) > daysInMonth) return `${year}-${month}-${day} does not exist`;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return `${hour}:${minute}${m[6] ? `:${second}` : ''} is not a time of day`;
+  if (Number(offsetHour) > 23 || Number(offsetMinute) > 59) return `${iso.slice(-6)} is not a time zone offset`;
+  return undefined;
+}
 
 /** A moment sent as epoch milliseconds or an ISO 8601 date-time; parsed to epoch milliseconds. */
 export function timestamp(label: string) {
@@ -143,6 +160,10 @@ export function timestamp(label: string) {
           .string()
           .max(40, `${label} must be a date`)
           .regex(ISO_DATE_TIME, `${label} must be a date such as 2025-01-31T12:00:00Z`)
+          .superRefine((s, ctx) => {
+            const fault = calendarFault(s);
+            if (fault) ctx.addIssue({ code: 'custom', message: `${label} is not a real date: ${fault}`, input: s, abort: true });
+          })
           .refine((s) => inRange(Date.parse(s)), range),
       ],
       { error: `${label} must be a date` },
