@@ -32,6 +32,7 @@ import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
 import { TeamModule } from './team/team.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -57,6 +58,7 @@ export class AppModule {
         ApiKeysModule,
         A2aStoreModule,
         TeamModule,
+        WidgetModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [

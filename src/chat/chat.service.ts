@@ -44,6 +44,8 @@ export interface ChatRunOptions {
   visitor: Visitor;
   /** The visitor's concurrent-reply slot (ChatLimitsService), given back when the reply ends. */
   slot?: ReplySlot;
+  /** The widget the question came through (usage events name it, for Analytics' requests per widget). */
+  widgetId?: string;
 }
 
 /** The ids a turn keeps when it is asked again by another server (a takeover). */
@@ -174,6 +176,7 @@ export class ChatService implements BeforeApplicationShutdown {
       returning: options.visitor.returning,
       userMessageId: ids.userMessageId,
       startedAt: ids.startedAt,
+      ...(options.widgetId ? { widgetId: options.widgetId } : {}),
     };
   }
 
@@ -193,7 +196,7 @@ export class ChatService implements BeforeApplicationShutdown {
     let stop!: (reason: StopCause) => void;
     const stopped = new Promise<StopCause>((resolve) => (stop = resolve));
     const producer = this.streams.resume(job, (reason) => stop(reason));
-    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning } };
+    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning }, widgetId: spec.widgetId };
     const result = withLogFields({ requestId: spec.requestId, replyId: job.replyId }, () =>
       this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true }),
     );
@@ -427,7 +430,7 @@ export class ChatService implements BeforeApplicationShutdown {
 
   private usageFacts(job: ReplyJob, messages: ReplyUsageFacts['messages'], text: string, ttftMs: number | null): Omit<ReplyUsageFacts, 'usage' | 'answered' | 'status'> {
     const { producer, request, agent, options, startedAt, started } = job;
-    return { replyId: producer.replyId, request, agent, requestId: options.requestId, channel: options.channel, startedAt, started, ttftMs, messages, text };
+    return { replyId: producer.replyId, request, agent, requestId: options.requestId, channel: options.channel, startedAt, started, ttftMs, messages, text, widgetId: options.widgetId };
   }
 
   /**

@@ -24,6 +24,8 @@ export interface ReplyUsageFacts {
   answered: boolean | undefined;
   status: UsageStatus;
   error?: AppError;
+  /** The widget the question came through, if any. */
+  widgetId?: string;
 }
 
 /**
@@ -55,5 +57,6 @@ export function replyUsageEvent(f: ReplyUsageFacts) {
     language: f.request.language.code,
     // Answered from the knowledge base: a passage cleared the relevance floor.
     answered: f.answered,
+    widgetId: f.widgetId ?? null,
   };
 }
