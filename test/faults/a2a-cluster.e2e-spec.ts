@@ -30,7 +30,8 @@ function textOf(event: StreamResponse): string {
 }
 
 function seqOf(event: StreamResponse): number | undefined {
-  const metadata = event.payload?.$case === 'artifactUpdate' || event.payload?.$case === 'statusUpdate' ? event.payload.value.metadata : undefined;
+  // Artifact updates carry their frame's number (the final status repeats the last one).
+  const metadata = event.payload?.$case === 'artifactUpdate' ? event.payload.value.metadata : undefined;
   return typeof metadata?.seq === 'number' ? metadata.seq : undefined;
 }
 
