@@ -12,4 +12,6 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
+  // The default output, and after it every skipped test with its reason (test/support/requirements.ts).
+  reporters: ['default', '<rootDir>/test/support/skip-reporter.js'],
 };

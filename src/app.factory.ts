@@ -27,7 +27,7 @@ const JSON_BODY_LIMIT = '1mb';
  * stalled meanwhile).
  */
 const KNOWLEDGE_BODY_LIMIT = '32mb';
-const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io', '/a2a', '/mcp', '/.well-known/'];
+const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io', '/a2a', '/mcp', '/.well-known/', '/widget/'];
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   error: ['fatal', 'error'],

@@ -15,6 +15,7 @@ import { ServerSecretModule } from './auth/server-secret';
 import { ChatGateway } from './chat/chat.gateway';
 import { ChatService } from './chat/chat.service';
 import { InteractController } from './chat/interact.controller';
+import { SearchRewriteService } from './chat/search-rewrite.service';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ClientAddressModule } from './common/client-address';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -30,6 +31,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -54,6 +56,7 @@ export class AppModule {
         LimitsModule,
         ApiKeysModule,
         A2aStoreModule,
+        WidgetModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [
@@ -63,6 +66,7 @@ export class AppModule {
         ShutdownState,
         LlmService,
         ChatService,
+        SearchRewriteService,
         ChatGateway,
         HealthService,
         A2aRequestHandler,

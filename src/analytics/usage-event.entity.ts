@@ -80,4 +80,8 @@ export class UsageEvent {
     transformer: { to: (v?: boolean | null) => (v === undefined || v === null ? null : v ? 1 : 0), from: (v: unknown) => (v === null || v === undefined ? null : Number(v) === 1) },
   })
   answered: boolean | null;
+
+  /** The widget the chat came through; null for the chat page and the machine channels. */
+  @Column({ name: 'widget_id', type: 'varchar', length: 36, nullable: true })
+  widgetId: string | null;
 }

@@ -75,6 +75,8 @@ export interface TurnSpec {
   /** The id of the question's message, so the conversation gets it once. */
   userMessageId: string;
   startedAt: number;
+  /** The widget the question came through, if any. */
+  widgetId?: string;
 }
 
 /** The request a stored turn asks again. */

@@ -19,6 +19,7 @@ import { TeamPostgres1732193000000 } from './postgres/1732193000000-team';
 import { AuditPostgres1732193100000 } from './postgres/1732193100000-audit';
 import { TrustPostgres1732193300000 } from './postgres/1732193300000-trust';
 import { A2aPostgres1732193900000 } from './postgres/1732193900000-a2a';
+import { WidgetsPostgres1732194800000 } from './postgres/1732194800000-widgets';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -39,6 +40,7 @@ import { TeamSqlite1732193000000 } from './sqlite/1732193000000-team';
 import { AuditSqlite1732193100000 } from './sqlite/1732193100000-audit';
 import { TrustSqlite1732193300000 } from './sqlite/1732193300000-trust';
 import { A2aSqlite1732193900000 } from './sqlite/1732193900000-a2a';
+import { WidgetsSqlite1732194800000 } from './sqlite/1732194800000-widgets';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -61,6 +63,7 @@ export const SQLITE_MIGRATIONS = [
   AuditSqlite1732193100000,
   TrustSqlite1732193300000,
   A2aSqlite1732193900000,
+  WidgetsSqlite1732194800000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -83,4 +86,5 @@ export const POSTGRES_MIGRATIONS = [
   AuditPostgres1732193100000,
   TrustPostgres1732193300000,
   A2aPostgres1732193900000,
+  WidgetsPostgres1732194800000,
 ];
