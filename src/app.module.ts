@@ -28,6 +28,7 @@ import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { JobsModule } from './jobs/jobs.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
+import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
@@ -47,6 +48,7 @@ export class AppModule {
         RateLimitModule,
         AuditModule,
         KnowledgeModule,
+        IngestionModule,
         AuthModule,
         AdminEventsModule,
         AgentsModule,
