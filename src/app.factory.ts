@@ -49,6 +49,8 @@ function serveClient(app: NestExpressApplication, clientDir: string): void {
     return;
   }
   const visitors = app.get(VisitorIdentity);
+  // The widget's iframe page is served only at /widget/{id}, with its frame-ancestors.
+  app.use('/widget-frame/widget.html', (_req: Request, res: Response) => res.status(404).end());
   app.useStaticAssets(clientDir, { index: false, maxAge: '1h', setHeaders: (res, file) => {
     if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   } });
