@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { Public } from '../auth/public.decorator';
 import { Contract } from '../common/contract';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { frameAncestorsOf, WidgetsService } from './widgets.service';
+import { allowFraming } from '../common/security-headers';
+import { WidgetsService } from './widgets.service';
 
 /** Where the iframe page's build lies inside the client directory (its own Vite build). */
 export const WIDGET_FRAME_DIR = 'widget-frame';
@@ -42,7 +43,6 @@ export class WidgetPageController {
   async show(@Param('id') id: string, @Res() res: Response): Promise<void> {
     const row = await this.widgets.find(id);
     res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (!row) {
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *");
@@ -54,7 +54,8 @@ export class WidgetPageController {
       res.status(503).type('text/plain').send('The widget page is not built: run "npm run build".');
       return;
     }
-    res.setHeader('Content-Security-Policy', `frame-ancestors ${frameAncestorsOf(row)}`);
+    // The whole page CSP (scripts, styles, connections: the server's own), framed only by the allowed origins.
+    allowFraming(res, row.allowedOrigins);
     res.status(200).type('html').send(page);
   }
 

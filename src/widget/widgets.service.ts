@@ -94,13 +94,6 @@ export function toPublicWidget(row: WidgetRow): PublicWidget {
   };
 }
 
-/**
- * The CSP source list for frame-ancestors: the assistant itself (the console's live preview) and
- * the widget's origins (wildcards as CSP writes them).
- */
-export function frameAncestorsOf(row: WidgetRow): string {
-  return ["'self'", ...row.allowedOrigins].join(' ');
-}
 
 @Injectable()
 export class WidgetsService implements OnModuleInit, OnModuleDestroy {
