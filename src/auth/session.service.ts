@@ -15,6 +15,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
+import { backgroundWrite } from '../database/background-writes';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import type { Role } from '../shared/contracts/roles';
 import { AdminSession, SessionStage } from './admin-session.entity';
@@ -209,7 +210,7 @@ export class SessionService {
     const now = this.clock.now();
     if (now - (session.lastActiveAt ?? session.createdAt) < LAST_ACTIVE_RESOLUTION_MS) return;
     session.lastActiveAt = now;
-    void queuedWrite(this.dataSource, () => this.sessions.update({ id: session.id }, { lastActiveAt: now })).catch(() => undefined);
+    void backgroundWrite(this.dataSource, queuedWrite(this.dataSource, () => this.sessions.update({ id: session.id }, { lastActiveAt: now }))).catch(() => undefined);
   }
 
   private async check(session: AdminSession | null): Promise<AdminAuth | null> {

@@ -16,6 +16,7 @@ import { AuditTargets } from '../audit/audit-targets';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { AppError } from '../common/app-error';
 import { dialectOf } from '../database/data-source';
+import { backgroundWrite } from '../database/background-writes';
 import { changedRows, portableSql } from '../database/sql';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { GAP_LOW_CONFIDENCE, type GapListQuery, type GapPage, type GapStatus, type KnowledgeGap } from '../shared/contracts/conversations';
@@ -120,8 +121,10 @@ export class KnowledgeGapsService implements OnModuleInit {
   /** Gap writes one after another (a vote taken back never overtakes the vote it takes back). */
   private chain: Promise<void> = Promise.resolve();
 
+  /** Queued behind the gap writes before it; the database closes only after it (shutdown). */
   private track(work: () => Promise<void>): void {
     const p = (this.chain = this.chain.then(work, work)).catch((error: unknown) => this.logger.warn(`A knowledge gap was not recorded: ${(error as Error).message}`));
+    backgroundWrite(this.dataSource, p);
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
   }

@@ -13,6 +13,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { Client } from 'pg';
 import * as sqlite3 from 'sqlite3';
 import type { AppConfig } from '../config/app-config';
+import { closeAfterBackgroundWrites } from './background-writes';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { attachSqliteReaders } from './sqlite-readers';
 
@@ -85,7 +86,8 @@ export async function prepareDatabase(config: AppConfig): Promise<void> {
 
 /**
  * Connects, tunes SQLite, and runs the pending migrations (before anything else uses the
- * database). A failure after connecting closes the connection again.
+ * database). A failure after connecting closes the connection again. Closing it waits for its
+ * background writes first.
  */
 export async function initializeDataSource(dataSource: DataSource): Promise<DataSource> {
   await dataSource.initialize();
@@ -100,6 +102,8 @@ export async function initializeDataSource(dataSource: DataSource): Promise<Data
     await runMigrationsExclusively(dataSource);
     // Reads on connections of their own, so that they never wait behind a write (sqlite-readers.ts).
     if (dialectOf(dataSource) === 'sqlite') await attachSqliteReaders(dataSource);
+    // Closing (shutdown) waits for the writes nobody awaits (background-writes.ts).
+    closeAfterBackgroundWrites(dataSource);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw error;

@@ -10,6 +10,7 @@ import type { UsageChannel } from '../analytics/usage-event.entity';
 import { AppError } from '../common/app-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { dialectOf } from '../database/data-source';
+import { backgroundWrite } from '../database/background-writes';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import { getVertical } from '../shared/catalog/verticals';
@@ -134,7 +135,7 @@ export class BudgetService {
       // because a burst holds the rest of the budget, the cap is not reached (those replies may
       // cost far less than their worst case). It is reached once what was spent leaves less than
       // this reply's worst case.
-      if (capReachedBySpend(reserved.spent, amount, budget.monthlyUsd)) void this.raise(month, budget, 'cap', reserved.spent);
+      if (capReachedBySpend(reserved.spent, amount, budget.monthlyUsd)) void backgroundWrite(this.dataSource, this.raise(month, budget, 'cap', reserved.spent));
       if (budget.onCap === 'offline') return { offline: true, settle: async () => undefined };
       throw new AppError('budget_exhausted', budgetExhaustedMessage(check.language));
     }
@@ -211,8 +212,8 @@ export class BudgetService {
     for (const budget of budgets) {
       const spent = spend[budget.scope];
       if (spent === undefined) continue;
-      if (spent >= budget.monthlyUsd) void this.raise(month, budget, 'cap', spent);
-      if (spent >= (budget.monthlyUsd * budget.softPercent) / 100) void this.raise(month, budget, 'soft', spent);
+      if (spent >= budget.monthlyUsd) void backgroundWrite(this.dataSource, this.raise(month, budget, 'cap', spent));
+      if (spent >= (budget.monthlyUsd * budget.softPercent) / 100) void backgroundWrite(this.dataSource, this.raise(month, budget, 'soft', spent));
     }
     this.schedulePush(month);
   }

@@ -47,7 +47,7 @@ describe('graceful shutdown on SIGTERM', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function run(streamMarker: string, graceMs: number) {
+  async function run(streamMarker: string, graceMs: number, question: (i: number) => string = () => 'Tell me about paid time off') {
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       OPENAI_API_KEY: 'sk-shutdown',
@@ -61,7 +61,7 @@ describe('graceful shutdown on SIGTERM', () => {
     try {
       const firstDeltas = sockets.map((s) => new Promise<void>((resolve) => s.once('chat:delta', () => resolve())));
       const results: Promise<StreamResult>[] = sockets.map((s, i) =>
-        chatOverSocket(s, { requestId: `live-${i}`, vertical: 'hr', query: `Tell me about paid time off ${streamMarker}` }, 60000),
+        chatOverSocket(s, { requestId: `live-${i}`, vertical: 'hr', query: `${question(i)} ${streamMarker}` }, 60000),
       );
       await Promise.all(firstDeltas);
       const before = await fetch(`${server.url}/health`);
@@ -79,7 +79,8 @@ describe('graceful shutdown on SIGTERM', () => {
       const ds = await openDataSource(config);
       try {
         const events = await ds.getRepository(UsageEvent).find();
-        return { settled, code, exitMs, events, output: server.output(), healthBefore: before.status, probes };
+        const gapQuestions: { reply_id: string; question: string }[] = await ds.query('SELECT reply_id, question FROM knowledge_gap_questions');
+        return { settled, code, exitMs, events, gapQuestions, output: server.output(), healthBefore: before.status, probes };
       } finally {
         await ds.destroy();
       }
@@ -121,4 +122,15 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(events).toHaveLength(20);
     expect(events.every((e) => e.errorCode === 'server_restarting')).toBe(true);
   }, 60000);
+
+  it('keeps the knowledge gap of each of 20 not-found replies streaming at the signal (the database closes after them)', async () => {
+    const { settled, events, gapQuestions, output } = await run('[mock:tokens=64;delay=30]', 25000, (i) => `Do you sell replacement quokka saddles in size ${i}?`);
+    const completed = settled.filter((r) => r.done);
+    console.log(`SIGTERM with 20 not-found replies streaming: ${completed.length}/20 completed, ${events.length} usage events, ${gapQuestions.length} knowledge-gap records`);
+    expect(completed).toHaveLength(20);
+    expect(completed.every((r) => r.done?.answered === false)).toBe(true);
+    expect(events).toHaveLength(20);
+    expect(gapQuestions.map((q) => q.reply_id).sort()).toEqual(completed.map((r) => r.done!.replyId).sort());
+    expect(output).not.toMatch(/knowledge gap was not recorded|Database handle is closed/);
+  }, 120_000);
 });
