@@ -126,7 +126,8 @@ describeBrowser('Embeddable widget in Chromium', () => {
     // The widget's visitor rides on its token, never on an assistant cookie.
     expect((await context.cookies()).filter((c) => c.name === 'sa_visitor')).toEqual([]);
     expect(errors).toEqual([]);
-  });
+    // Three page loads, three frames and a streamed reply: more than the default 30 s on a busy machine.
+  }, 90_000);
 
   it('fills a phone screen with a close button, and axe finds no serious or critical violation inside', async () => {
     const { page } = await newPage({ width: 390, height: 800 });
