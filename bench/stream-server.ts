@@ -228,7 +228,8 @@ if (role === 'app') {
   for (const key of reflect.getMetadataKeys(originalOnSend)) reflect.defineMetadata(key, reflect.getMetadata(key, originalOnSend), tracedOnSend);
   gateway.onSend = tracedOnSend;
   type Exec = (request: unknown, options: { requestId: string }, producer: { replyId: string }, ...rest: unknown[]) => Promise<unknown>;
-  const chatProto = ChatService.prototype as unknown as { execute: Exec; reply: Exec };
+  type Reply = (job: { producer: { replyId: string } }) => Promise<unknown>;
+  const chatProto = ChatService.prototype as unknown as { execute: Exec; reply: Reply };
   const originalExecute = chatProto.execute;
   chatProto.execute = function (this: unknown, request, options, producer, ...rest) {
     const trace = traces.get(options.requestId);
@@ -240,10 +241,10 @@ if (role === 'app') {
     return originalExecute.call(this, request, options, producer, ...rest);
   };
   const originalReply = chatProto.reply;
-  chatProto.reply = function (this: unknown, request, options, producer, ...rest) {
-    const trace = byReply.get(producer.replyId);
+  chatProto.reply = function (this: unknown, job) {
+    const trace = byReply.get(job.producer.replyId);
     if (trace && trace.replying === undefined) trace.replying = performance.now();
-    return originalReply.call(this, request, options, producer, ...rest);
+    return originalReply.call(this, job);
   };
   type Producer = { replyId: string; delta(text: string): number };
   const streamsProto = ReplyStreamService.prototype as unknown as { begin(...args: unknown[]): Producer };

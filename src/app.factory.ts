@@ -4,18 +4,21 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, type NextFunction, type Request, type Response } from 'express';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { A2aHttp } from './a2a/a2a-http';
 import { AppModule } from './app.module';
+import { McpHttp } from './mcp/mcp-http';
 import { AdminApiGate } from './auth/admin-api-gate';
 import { AppSocketIoAdapter } from './chat/socket-io.adapter';
 import { VisitorIdentity } from './conversations/visitor-identity';
 import { setupApiDocs } from './common/openapi';
 import { ClientAddressResolver } from './common/client-address';
 import { requestIdMiddleware } from './common/request-id';
+import { AppLogger } from './common/app-logger';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 import { BODY_LIMITS } from './shared/contracts/http';
 
-const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io'];
+const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io', '/a2a', '/mcp', '/.well-known/', '/widget/'];
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   error: ['fatal', 'error'],
@@ -52,7 +55,7 @@ function serveClient(app: NestExpressApplication, clientDir: string): void {
 /** Builds the whole app (HTTP API, sockets, client) without listening: main.ts and tests share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    logger: LOG_LEVELS[config.logLevel],
+    logger: new AppLogger(config.logFormat, LOG_LEVELS[config.logLevel]),
     bodyParser: false,
     // A failed start rejects (main.ts says why, e.g. the database it could not reach) instead of Nest exiting the process itself.
     abortOnError: false,
@@ -64,6 +67,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // /api/knowledge, /api/config, /api/analytics need an admin session before anything else runs
   // (no body parsing for strangers; unknown paths there answer 401 too).
   app.use(app.get(AdminApiGate).handler);
+  // A2A and MCP check the key and read their JSON-RPC bodies themselves (errors as JSON-RPC).
+  app.use(app.get(A2aHttp).router);
+  app.use(app.get(McpHttp).router);
   // Body limits from the one table in the contracts (the OpenAPI document states the same). Not
   // strict: a body of `null`, a string or a number is JSON, and its route's contract refuses it
   // as "not a JSON object" (a strict parser called it "not valid JSON").

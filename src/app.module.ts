@@ -1,5 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { A2aRequestHandler } from './a2a/a2a-handler';
+import { A2aHttp } from './a2a/a2a-http';
+import { A2aStoreModule } from './a2a/a2a-store.module';
+import { McpHttp } from './mcp/mcp-http';
 import { AdminEventsModule } from './admin-events/admin-events.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -11,6 +15,7 @@ import { ServerSecretModule } from './auth/server-secret';
 import { ChatGateway } from './chat/chat.gateway';
 import { ChatService } from './chat/chat.service';
 import { InteractController } from './chat/interact.controller';
+import { SearchRewriteService } from './chat/search-rewrite.service';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ClientAddressModule } from './common/client-address';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -26,6 +31,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -49,6 +55,8 @@ export class AppModule {
         EmbeddingsModule,
         LimitsModule,
         ApiKeysModule,
+        A2aStoreModule,
+        WidgetModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [
@@ -58,8 +66,12 @@ export class AppModule {
         ShutdownState,
         LlmService,
         ChatService,
+        SearchRewriteService,
         ChatGateway,
         HealthService,
+        A2aRequestHandler,
+        A2aHttp,
+        McpHttp,
       ],
     };
   }

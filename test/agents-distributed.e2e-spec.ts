@@ -12,8 +12,9 @@ import type { ConfigChangedPayload } from '../src/shared/contracts/socket';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { connectClient, distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { describeWith, NEEDS } from './support/requirements';
 
-const describeWithRedis = distributed.redisUrl ? describe : describe.skip;
+const describeWithRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 const KEY = 'sk-shared-key-000000000000beef';
 
 /** The admin agent of test/support/admin-session.ts; until that helper signs in by itself, this signs it in. */

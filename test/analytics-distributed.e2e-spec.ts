@@ -16,12 +16,13 @@ import type { AdminServerToClientEvents } from '../src/shared/contracts/socket';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { describeWith, NEEDS } from './support/requirements';
 
 const ADMIN_EMAIL = 'analytics-admin@example.com';
 const ADMIN_PASSWORD = 'analytics admin password';
 const HOUR = 3_600_000;
 
-const describeWithRedis = distributed.redisUrl ? describe : describe.skip;
+const describeWithRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 
 async function signedInAdmin(t: TestApp): Promise<AdminAgent> {
   const admin = await adminAgent(t);

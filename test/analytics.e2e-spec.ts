@@ -23,7 +23,7 @@ import type { ReplyData } from '../src/shared/contracts/chat';
 import type { AdminServerToClientEvents } from '../src/shared/contracts/socket';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
-import { eventually, startTestApp, TestApp } from './support/test-app';
+import { eventually, startTestApp, TestApp, visitorCookieOf } from './support/test-app';
 
 const ADMIN_EMAIL = 'analytics-admin@example.com';
 const ADMIN_PASSWORD = 'analytics admin password';
@@ -43,6 +43,8 @@ interface SentChat {
   vertical: string;
   fails: boolean;
   reply?: ReplyData;
+  /** The visitor cookie the reply was given to (only that visitor may rate it). */
+  visitor?: string;
   promptTokens: number;
   completionTokens: number;
   cost: number;
@@ -99,6 +101,7 @@ async function sendChat(t: TestApp, mock: MockLlmServer, index: number, vertical
   }
   expect(res.status).toBe(200);
   const reply = res.body.data as ReplyData;
+  const visitor = visitorCookieOf(res.headers['set-cookie']);
   const usage = record.usage!;
   expect(usage.completionTokens).toBe(tokens);
   return {
@@ -106,6 +109,7 @@ async function sendChat(t: TestApp, mock: MockLlmServer, index: number, vertical
     vertical,
     fails,
     reply,
+    visitor,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
     cost: costUsd('openai', 'gpt-4o-mini', usage.promptTokens, usage.completionTokens),
@@ -388,12 +392,14 @@ describe('LLM usage analytics', () => {
 
   describe('reply feedback', () => {
     it('records one changeable vote per reply and shows it in the agent\'s Helpful rate', async () => {
-      const hrReplies = chats.filter((c) => c.vertical === 'hr' && c.reply).map((c) => c.reply!.replyId!);
+      const hrChats = chats.filter((c) => c.vertical === 'hr' && c.reply);
+      const hrReplies = hrChats.map((c) => c.reply!.replyId!);
+      const visitorOf = new Map(hrChats.map((c) => [c.reply!.replyId!, c.visitor!]));
       const agent = agentOf.get('hr')!;
       const helpful = async () => (await getData<AgentPerformanceRow[]>(admin, `/api/analytics/agents?agentId=${agent.id}`))[0];
       expect(await helpful()).toMatchObject({ helpfulRate: null, feedback: { up: 0, down: 0 } });
 
-      const vote = (replyId: string, v: 'up' | 'down' | null) => request(t.url).post('/api/feedback').send({ replyId, vote: v });
+      const vote = (replyId: string, v: 'up' | 'down' | null) => request(t.url).post('/api/feedback').set('Cookie', visitorOf.get(replyId)!).send({ replyId, vote: v });
       expect((await vote(hrReplies[0], 'down').expect(200)).body).toEqual({ success: true, data: { replyId: hrReplies[0], vote: 'down' } });
       expect(await helpful()).toMatchObject({ helpfulRate: 0, feedback: { up: 0, down: 1 } });
 
@@ -417,7 +423,8 @@ describe('LLM usage analytics', () => {
     it('refuses a malformed vote with 400, an unknown reply with 404, and a cross-site post with 403', async () => {
       await request(t.url).post('/api/feedback').send({ replyId: 'nope', vote: 'up' }).expect(400);
       await request(t.url).post('/api/feedback').send({ replyId: chats.find((c) => c.reply)!.reply!.replyId, vote: 'meh' }).expect(400);
-      const res = await request(t.url).post('/api/feedback').send({ replyId: '00000000-0000-4000-8000-000000000000', vote: 'up' }).expect(404);
+      const visitor = chats.find((c) => c.reply)!.visitor!;
+      const res = await request(t.url).post('/api/feedback').set('Cookie', visitor).send({ replyId: '00000000-0000-4000-8000-000000000000', vote: 'up' }).expect(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
       await request(t.url)
         .post('/api/feedback')
@@ -537,8 +544,9 @@ describe('reply feedback rate limit', () => {
   it('answers 429 with Retry-After after 60 votes a minute from one address', async () => {
     const res = await request(t.url).post('/interact').send({ vertical: 'hr', query: 'How many vacation days do I get?' }).expect(200);
     const replyId = (res.body.data as ReplyData).replyId!;
-    for (let i = 0; i < 60; i += 1) await request(t.url).post('/api/feedback').send({ replyId, vote: i % 2 ? 'up' : 'down' }).expect(200);
-    const refused = await request(t.url).post('/api/feedback').send({ replyId, vote: 'up' }).expect(429);
+    const visitor = visitorCookieOf(res.headers['set-cookie'])!;
+    for (let i = 0; i < 60; i += 1) await request(t.url).post('/api/feedback').set('Cookie', visitor).send({ replyId, vote: i % 2 ? 'up' : 'down' }).expect(200);
+    const refused = await request(t.url).post('/api/feedback').set('Cookie', visitor).send({ replyId, vote: 'up' }).expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'rate_limited' } });
   });

@@ -10,6 +10,7 @@ import { ApiKeysService } from '../src/api-keys/api-keys.service';
 import { Clock } from '../src/auth/clock';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { describeWith, NEEDS } from './support/requirements';
 
 const ASK = { query: 'How do I reset my password?', vertical: 'customer-service' };
 
@@ -127,7 +128,7 @@ describe('API keys', () => {
   });
 });
 
-const describeDistributed = distributed.redisUrl && distributed.databaseUrl ? describe : describe.skip;
+const describeDistributed = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl, NEEDS.databaseUrl], name, fn);
 
 describeDistributed('API keys on two servers sharing Redis and Postgres', () => {
   let a: TestApp;

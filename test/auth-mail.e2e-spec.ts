@@ -13,6 +13,7 @@ import { Clock } from '../src/auth/clock';
 import { JOB_QUEUE, JobQueue } from '../src/jobs/job-queue';
 import { MailOutbox } from '../src/mail/mail-outbox.entity';
 import { eventually, startTestApp, TestApp } from './support/test-app';
+import { describeWith, NEEDS } from './support/requirements';
 
 interface ReceivedMail {
   from: string;
@@ -130,7 +131,7 @@ class OwnRedis {
 
 const redisServerInstalled = spawnSync('redis-server', ['--version']).status === 0;
 if (!redisServerInstalled && process.env.CI) throw new Error('redis-server is needed for the Redis outage test (.ci/run installs it)');
-const describeWithRedisServer = redisServerInstalled ? describe : describe.skip;
+const describeWithRedisServer = (name: string, fn: () => void) => describeWith([NEEDS.redisServer], name, fn);
 
 describe('the code mail over SMTP', () => {
   let smtp: MailServer;

@@ -16,6 +16,7 @@ import { adminAgent, type AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { chatOverSocket, connectClient, distributed, eventually, newVisitorCookie, parseSse, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 import { dropPostgresSchema } from '../src/database/data-source';
+import { describeWith, NEEDS } from './support/requirements';
 
 const ADMIN = { email: 'owner@example.com', password: 'a long enough password' };
 
@@ -202,7 +203,7 @@ describe('monthly budgets (one server)', () => {
 });
 
 // Two servers sharing Redis and Postgres: only in distributed mode (.ci/run sets both).
-const describeShared = distributed.redisUrl && distributed.databaseUrl ? describe : describe.skip;
+const describeShared = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl, NEEDS.databaseUrl], name, fn);
 
 describeShared('monthly budgets on two servers (one Redis, one Postgres)', () => {
   it('share the spend: under 50 concurrent chats the overspend past a cap is at most one reply per server', async () => {

@@ -62,14 +62,14 @@ describe('conversations in the console', () => {
   });
 
   it('keeps a visitor vote on the reply and in the conversation, and filters by it', async () => {
-    await request(t.url).post('/api/feedback').send({ replyId: returnsReply.replyId, vote: 'down' }).expect(200);
+    await request(t.url).post('/api/feedback').set('Cookie', alice).send({ replyId: returnsReply.replyId, vote: 'down' }).expect(200);
     expect((await page({ feedback: 'down' })).items.map((c) => c.vertical)).toEqual(['customer-service']);
     expect((await page({ feedback: 'none' })).items.map((c) => c.vertical)).toEqual(['sales']);
     // Changed to up: the counters follow.
-    await request(t.url).post('/api/feedback').send({ replyId: returnsReply.replyId, vote: 'up' }).expect(200);
+    await request(t.url).post('/api/feedback').set('Cookie', alice).send({ replyId: returnsReply.replyId, vote: 'up' }).expect(200);
     expect((await page({ feedback: 'down' })).total).toBe(0);
     expect((await page({ feedback: 'up' })).items[0].feedback).toEqual({ up: 1, down: 0 });
-    await request(t.url).post('/api/feedback').send({ replyId: returnsReply.replyId, vote: 'down' }).expect(200);
+    await request(t.url).post('/api/feedback').set('Cookie', alice).send({ replyId: returnsReply.replyId, vote: 'down' }).expect(200);
     // The chat page reads the vote back after a reload.
     const mine = await request(t.url).get('/api/visitor/conversations').set('Cookie', alice).expect(200);
     const reply = mine.body.data.conversations[0].messages.find((m: { id: string }) => m.id === returnsReply.replyId);
@@ -172,7 +172,7 @@ describe('conversations in the console', () => {
     expect(grouped.examples).toEqual(['How many vacation days do I get?']);
     expect(Date.parse(grouped.lastAskedAt)).toBeGreaterThanOrEqual(Date.parse(vacation.lastAskedAt));
     // A thumbs-down on a reply already counted adds a reason, not a question.
-    await request(t.url).post('/api/feedback').send({ replyId: again.replyId, vote: 'down' }).expect(200);
+    await request(t.url).post('/api/feedback').set('Cookie', alice).send({ replyId: again.replyId, vote: 'down' }).expect(200);
     const voted = await eventually(async () => {
       const g = await gapOf(/vacation/i);
       return g && g.reasons.thumbsDown === 1 ? g : undefined;
@@ -207,7 +207,7 @@ describe('conversations in the console', () => {
     expect((await gapOf(/vacation/i))!).toMatchObject({ status: 'resolved', count: 2 });
 
     // The knowledge fails the same question again (a thumbs-down): the gap opens again.
-    await request(t.url).post('/api/feedback').send({ replyId: answered.replyId, vote: 'down' }).expect(200);
+    await request(t.url).post('/api/feedback').set('Cookie', alice).send({ replyId: answered.replyId, vote: 'down' }).expect(200);
     const reopened = await eventually(async () => {
       const g = await gapOf(/vacation/i);
       return g && g.status === 'open' ? g : undefined;

@@ -7,9 +7,10 @@ import { ChatGateway } from '../src/chat/chat.gateway';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { chatOverSocket, connectClient, distributed, eventually, newVisitorCookie, parseSse, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { describeWith, NEEDS } from './support/requirements';
 
 // Without Redis there is nothing to join servers with; .ci/run sets REDIS_URL so this always runs in CI.
-const describeWithRedis = distributed.redisUrl ? describe : describe.skip;
+const describeWithRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 
 describeWithRedis('two servers joined through Redis', () => {
   it('an event emitted on server A reaches a client of server B, and both answer chats from one database', async () => {

@@ -3,28 +3,32 @@
  * debian-faq; .ci/run installs them): one knowledge item per FAQ question, markup turned into plain text, and every
  * item a question of eval/questions/ names is there (a renamed entry would silently count as a miss).
  */
+import { describeWith, NEEDS } from './support/requirements';
 import { loadCorpora, parseDebianFaq, parseGitFaq, parsePythonFaq, parseZlibFaq } from '../eval/corpora';
 
 describe('eval corpora from the Debian FAQs', () => {
-  it('splits each FAQ into one item per question, with the questions of eval/questions/ all present', () => {
-    const corpora = loadCorpora();
-    const byName = new Map(corpora.map((c) => [c.name, c]));
-    expect(byName.get('python-faq')!.items.length).toBeGreaterThan(150);
-    expect(byName.get('git-faq')!.items).toHaveLength(20);
-    expect(byName.get('zlib-faq')!.items).toHaveLength(44);
-    expect(byName.get('debian-faq')!.items.length).toBeGreaterThan(140);
-    for (const corpus of corpora) {
-      expect(corpus.questions.filter((q) => q.expect.length > 0).length).toBeGreaterThanOrEqual(40);
-      for (const item of corpus.items) {
-        expect(item.title.length).toBeGreaterThan(0);
-        expect(item.content.length).toBeGreaterThan(0);
+  describeWith([NEEDS.debianFaqs], 'the installed FAQs', () => {
+    it('splits each FAQ into one item per question, with the questions of eval/questions/ all present', () => {
+      const corpora = loadCorpora();
+      const byName = new Map(corpora.map((c) => [c.name, c]));
+      expect(byName.get('python-faq')!.items.length).toBeGreaterThan(150);
+      expect(byName.get('git-faq')!.items).toHaveLength(20);
+      expect(byName.get('zlib-faq')!.items).toHaveLength(44);
+      expect(byName.get('debian-faq')!.items.length).toBeGreaterThan(140);
+      for (const corpus of corpora) {
+        expect(corpus.questions.filter((q) => q.expect.length > 0).length).toBeGreaterThanOrEqual(40);
+        for (const item of corpus.items) {
+          expect(item.title.length).toBeGreaterThan(0);
+          expect(item.content.length).toBeGreaterThan(0);
+        }
       }
-    }
-    for (const name of ['python-faq', 'git-faq', 'zlib-faq', 'debian-faq']) {
-      const questions = byName.get(name)!.questions;
-      expect(questions.filter((q) => q.expect.length > 0 && q.lang !== 'en').length).toBeGreaterThanOrEqual(15);
-      expect(questions.filter((q) => q.expect.length === 0).length).toBeGreaterThanOrEqual(15);
-    }
+      for (const name of ['python-faq', 'git-faq', 'zlib-faq', 'debian-faq']) {
+        const questions = byName.get(name)!.questions;
+        expect(questions.filter((q) => q.expect.length > 0 && q.lang !== 'en').length).toBeGreaterThanOrEqual(15);
+        expect(questions.filter((q) => q.expect.length === 0).length).toBeGreaterThanOrEqual(15);
+      }
+    });
+
   });
 
   it('turns reStructuredText, AsciiDoc and the numbered plain-text FAQs into plain text', () => {

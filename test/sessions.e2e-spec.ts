@@ -9,6 +9,7 @@ import { AdminUsersService } from '../src/auth/admin-users.service';
 import { Clock } from '../src/auth/clock';
 import type { Role } from '../src/shared/contracts/roles';
 import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
+import { describeWith, NEEDS } from './support/requirements';
 
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -127,7 +128,7 @@ describe('sessions', () => {
   });
 });
 
-const describeWithRedis = distributed.redisUrl ? describe : describe.skip;
+const describeWithRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 
 describeWithRedis('sessions on two servers sharing Redis and the database', () => {
   let a: TestApp;

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import type { ReplyData } from '../src/shared/contracts/chat';
 import { queuedWrite } from '../src/database/write-queue';
-import { chatOverSocket, connectClient, distributed, eventually, startTestApp, TestApp } from './support/test-app';
+import { chatOverSocket, connectClient, distributed, eventually, startTestApp, TestApp, visitorCookieOf } from './support/test-app';
 
 async function storedIds(t: TestApp, ids: string[]): Promise<Set<string>> {
   const rows: { id: string }[] = await t.dataSource.query('SELECT id FROM usage_events');
@@ -118,7 +118,8 @@ describe('usage events are stored before the reply ends', () => {
 
   it('rates a reply right after it arrives, and refuses an unknown reply id after one lookup', async () => {
     const res = await request(t.url).post('/interact').send({ vertical: 'hr', query: 'Can I carry over unused vacation days?' }).expect(200);
-    await request(t.url).post('/api/feedback').send({ replyId: res.body.data.replyId, vote: 'up' }).expect(200);
+    const visitor = visitorCookieOf(res.headers['set-cookie'])!;
+    await request(t.url).post('/api/feedback').set('Cookie', visitor).send({ replyId: res.body.data.replyId, vote: 'up' }).expect(200);
 
     const lookups: string[] = [];
     const query = t.dataSource.query.bind(t.dataSource);
@@ -127,7 +128,7 @@ describe('usage events are stored before the reply ends', () => {
       return query(sql, params);
     });
     try {
-      const unknown = await request(t.url).post('/api/feedback').send({ replyId: '01900000-0000-7000-8000-000000000000', vote: 'up' }).expect(404);
+      const unknown = await request(t.url).post('/api/feedback').set('Cookie', visitor).send({ replyId: '01900000-0000-7000-8000-000000000000', vote: 'up' }).expect(404);
       expect(unknown.body).toMatchObject({ success: false, error: { code: 'not_found' } });
       // The old code flushed and polled the table for 2 s (about 20 lookups).
       expect(lookups).toHaveLength(1);
@@ -139,12 +140,13 @@ describe('usage events are stored before the reply ends', () => {
 
 // The journal is per server process and holds what the database refused; the SQLite variant can
 // make the database refuse usage writes without stopping it (test/faults covers a Postgres outage).
-const describeSqlite = distributed.databaseUrl ? describe.skip : describe;
-describeSqlite('usage journal (SQLite; the Postgres outage is in test/faults)', () => {
+// It runs on SQLite in every run, CI's (which sets DATABASE_URL and REDIS_URL) included.
+const SQLITE_ONLY = { databaseUrl: undefined, redisUrl: undefined } as const;
+describe('usage journal (SQLite; the Postgres outage is in test/faults)', () => {
   it('journals events the database refused, answers the visitor, and a later start stores them', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sa-journal-'));
     try {
-      const first = await startTestApp({ dataDir, usageFlushMs: 60_000 });
+      const first = await startTestApp({ ...SQLITE_ONLY, dataDir, usageFlushMs: 60_000 });
       // Usage writes fail from now on (the table is gone for the insert), everything else works.
       await first.dataSource.query('ALTER TABLE usage_events RENAME TO usage_events_away');
       const res = await request(first.url).post('/interact').send({ vertical: 'hr', query: 'How many vacation days do I get?' }).expect(200);
@@ -160,7 +162,7 @@ describeSqlite('usage journal (SQLite; the Postgres outage is in test/faults)', 
       await first.close({ keepData: true });
       expect(fs.readdirSync(journalDir).length).toBe(1);
 
-      const second = await startTestApp({ dataDir });
+      const second = await startTestApp({ ...SQLITE_ONLY, dataDir });
       try {
         await eventually(async () => (await storedIds(second, [replyId])).size === 1, 5000, 'the journaled event stored');
         expect(fs.readdirSync(journalDir)).toEqual([]);

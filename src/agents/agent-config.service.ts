@@ -103,7 +103,7 @@ export class AgentConfigService {
 
   async getConfig(): Promise<SystemConfigDto> {
     const snapshot = await this.registry.reload();
-    return { agents: snapshot.agents.map(toDto), global: snapshot.global };
+    return { agents: snapshot.agents.map(toDto), global: snapshot.global, settingsProblems: snapshot.settingsProblems };
   }
 
   async getAgent(agentId: string): Promise<AgentConfigDto> {
@@ -209,8 +209,8 @@ export class AgentConfigService {
 
   /** Real checks of the whole configuration; problems are listed, not thrown. */
   async validate(): Promise<ValidationReport> {
-    const { agents, global } = await this.registry.reload();
-    const problems: ConfigProblem[] = [];
+    const { agents, global, settingsProblems } = await this.registry.reload();
+    const problems: ConfigProblem[] = settingsProblems.map((message) => ({ severity: 'error', field: 'global', message }));
     const enabledAgents = agents.filter((a) => a.row.enabled);
     const universal = enabledAgents.find((a) => a.row.vertical === 'universal');
     for (const vertical of ENABLED_VERTICAL_IDS) {

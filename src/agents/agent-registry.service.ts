@@ -39,6 +39,8 @@ export interface LoadedAgent {
 export interface ConfigSnapshot {
   agents: LoadedAgent[];
   global: GlobalSettings;
+  /** Stored global settings that could not be read and were replaced by their defaults. */
+  settingsProblems: string[];
   loadedAt: number;
 }
 
@@ -58,7 +60,7 @@ export const UNREADABLE_KEY_MESSAGE =
 @Injectable()
 export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Agents');
-  private snapshot: ConfigSnapshot = { agents: [], global: DEFAULT_GLOBAL_SETTINGS, loadedAt: 0 };
+  private snapshot: ConfigSnapshot = { agents: [], global: DEFAULT_GLOBAL_SETTINGS, settingsProblems: [], loadedAt: 0 };
   private stale = true;
   private generation = 0;
   private inflight: { generation: number; promise: Promise<ConfigSnapshot> } | undefined;
@@ -66,6 +68,8 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
   private readonly cleanups: Array<() => void> = [];
   /** Unreadable ciphertexts already logged (each is logged once, not at every reload). */
   private readonly reportedCiphers = new Set<string>();
+  /** The stored global settings whose unreadable values were last logged (logged once, not at every reload). */
+  private reportedSettings: string | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -187,7 +191,12 @@ export class AgentRegistryService implements OnModuleInit, OnModuleDestroy {
         return { row, keyError: `The stored API key cannot be decrypted: ${reason}. Enter the key again.` };
       }
     });
-    return { agents, global: readStoredSettings(stored?.value), loadedAt: Date.now() };
+    const read = readStoredSettings(stored?.value);
+    if (read.problems.length > 0 && stored?.value !== this.reportedSettings) {
+      this.reportedSettings = stored?.value;
+      for (const problem of read.problems) this.logger.warn(problem);
+    }
+    return { agents, global: read.settings, settingsProblems: read.problems, loadedAt: Date.now() };
   }
 
   private toDefinition(agent: LoadedAgent, global: GlobalSettings): AgentDefinition {

@@ -16,7 +16,7 @@
  * - requireApiKey: /interact refuses requests without an API key (src/api-keys).
  */
 import { ENABLED_VERTICAL_IDS, EnabledVerticalId, VERTICALS } from '../shared/catalog/verticals';
-import type { GlobalSettings, GlobalSettingsUpdateSchema, PublicSettings } from '../shared/contracts/config';
+import { GlobalSettingsSchema, type GlobalSettings, type GlobalSettingsUpdateSchema, type PublicSettings } from '../shared/contracts/config';
 import { RETENTION_DAYS } from '../shared/contracts/conversations';
 import { BUDGET_DEFAULTS, CHAT_LIMIT_DEFAULTS } from '../shared/contracts/limits';
 import type { z } from 'zod';
@@ -40,21 +40,55 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
 /** The settings row that holds them (JSON). */
 export const GLOBAL_SETTINGS_KEY = 'config.global';
 
-/** Stored JSON -> settings, falling back to the defaults field by field (a new field needs no migration). */
-export function readStoredSettings(json: string | undefined): GlobalSettings {
-  let stored: Partial<GlobalSettings> = {};
-  try {
-    stored = json ? (JSON.parse(json) as Partial<GlobalSettings>) : {};
-  } catch {
-    stored = {};
+/** The stored settings as read: what applies, and what could not be read and was replaced by its default. */
+export interface StoredSettingsRead {
+  settings: GlobalSettings;
+  /** One sentence per dropped value (empty when everything stored was read). */
+  problems: string[];
+}
+
+/**
+ * Stored JSON -> settings. A field that is missing takes its default (a new field needs no
+ * migration); a field whose stored value is not valid, or a row that is not JSON at all, also
+ * falls back to the default, and `problems` says what was dropped so that it is logged and shown
+ * in the console instead of silently changing budgets or limits.
+ */
+export function readStoredSettings(json: string | undefined): StoredSettingsRead {
+  let stored: Record<string, unknown> = {};
+  if (json) {
+    try {
+      const parsed: unknown = JSON.parse(json);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      stored = parsed as Record<string, unknown>;
+    } catch {
+      return { settings: DEFAULT_GLOBAL_SETTINGS, problems: ['The stored global settings are not a JSON object; every setting is at its default until they are saved again.'] };
+    }
   }
-  return {
+  const merged: Record<string, unknown> = {
     ...DEFAULT_GLOBAL_SETTINGS,
     ...stored,
-    verticals: { ...DEFAULT_GLOBAL_SETTINGS.verticals, ...(stored.verticals ?? {}) },
-    chatLimits: { ...DEFAULT_GLOBAL_SETTINGS.chatLimits, ...(stored.chatLimits ?? {}) },
-    budgets: { ...DEFAULT_GLOBAL_SETTINGS.budgets, ...(stored.budgets ?? {}) },
+    // Only the verticals this version knows (one removed since is no setting any more).
+    verticals: Object.fromEntries(ENABLED_VERTICAL_IDS.map((id) => [id, asObject(stored.verticals)[id] ?? DEFAULT_GLOBAL_SETTINGS.verticals[id]])),
+    chatLimits: { ...DEFAULT_GLOBAL_SETTINGS.chatLimits, ...asObject(stored.chatLimits) },
+    budgets: { ...DEFAULT_GLOBAL_SETTINGS.budgets, ...asObject(stored.budgets) },
   };
+  const settings: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, schema] of Object.entries(GlobalSettingsSchema.shape) as [keyof GlobalSettings, z.ZodType][]) {
+    const checked = schema.safeParse(merged[key]);
+    if (checked.success) {
+      settings[key] = checked.data;
+    } else {
+      settings[key] = DEFAULT_GLOBAL_SETTINGS[key];
+      const value = JSON.stringify(stored[key]) ?? 'undefined';
+      problems.push(`The stored setting ${key} (${value.length > 80 ? `${value.slice(0, 80)}…` : value}) is not valid: ${checked.error.issues[0]?.message ?? 'wrong type'}; its default applies until it is saved again.`);
+    }
+  }
+  return { settings: settings as GlobalSettings, problems };
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** Applies a checked PUT body (GlobalSettingsUpdateSchema: any subset of the fields) to the current settings. */

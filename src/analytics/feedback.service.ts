@@ -1,9 +1,13 @@
 /**
  * Reply feedback: a thumbs up or down on an agent reply from the chat page, recorded against the
  * reply's usage event. One vote per reply (the reply id is the key); voting again changes it and
- * a null vote withdraws it. Public, so it is rate-limited per IP address; the reply id is a
- * random UUID only the visitor who got the reply has seen. The vote is also stored on the reply's
- * conversation message (ConversationsService.recordVote).
+ * a null vote withdraws it. Public, so it is rate-limited per IP address. Only the visitor the
+ * reply was given to may rate it: the request must carry the visitor cookie of the reply's
+ * conversation (a reply id alone proves nothing: it travels in transcripts, exports and logs), so
+ * nobody else can replace a visitor's vote or open a knowledge gap with a thumbs-down. A request
+ * without the cookie is refused (403); another visitor's reply is unknown to the caller (404, as
+ * an unknown id). The vote is also stored on the reply's conversation message
+ * (ConversationsService.recordVote).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -37,14 +41,16 @@ export class FeedbackService {
     private readonly conversations: ConversationsService,
   ) {}
 
-  async vote(request: FeedbackRequest, ip: string | undefined): Promise<FeedbackResult> {
+  /** `visitorKey`: the visitor the request's cookie names (undefined without one). */
+  async vote(request: FeedbackRequest, ip: string | undefined, visitorKey: string | undefined): Promise<FeedbackResult> {
     const slot = await this.limiter.hit(`feedback:${ip ?? 'unknown'}`, FEEDBACK_RULE, Date.now());
     if (!slot.allowed) {
       const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
       throw new AppError('rate_limited', `Too many votes. Please try again in ${seconds} seconds.`, { retryAfterSeconds: seconds });
     }
-    const reply = await this.findReply(request.replyId);
-    if (!reply || reply.status !== 'success') throw new AppError('not_found', 'That reply was not found.');
+    if (!visitorKey) throw new AppError('forbidden', 'Only the visitor who got this reply can rate it. Rate it from the chat page where it was given.');
+    const [reply, owner] = await Promise.all([this.findReply(request.replyId), this.conversations.replyOwner(request.replyId)]);
+    if (!reply || reply.status !== 'success' || owner !== visitorKey) throw new AppError('not_found', 'That reply was not found.');
     const sql = (text: string) => portableSql(this.dataSource, text);
     const now = this.clock.now();
     await queuedWrite(this.dataSource, () =>

@@ -57,7 +57,7 @@ export class LimitedCounter implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.flush().catch(() => undefined);
+    await this.flush().catch((error: unknown) => this.logger.warn(`Refused-request counts not stored at shutdown: ${(error as Error).message}`));
   }
 
   private async write(batch: Map<string, number>): Promise<void> {

@@ -2,7 +2,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { BigIntColumn, EpochMsColumn, FloatColumn } from '../database/columns';
 
 export type UsageStatus = 'success' | 'error' | 'cancelled';
-export type UsageChannel = 'socket' | 'rest' | 'sse';
+/** How the chat was asked: the chat socket, /interact (JSON or SSE), an A2A agent or an MCP client. */
+export type UsageChannel = 'socket' | 'rest' | 'sse' | 'a2a' | 'mcp';
 /** A reply ('chat'), a question rewritten for retrieval ('rewrite'), or texts embedded for hybrid retrieval ('embedding'). */
 export type UsageKind = 'chat' | 'rewrite' | 'embedding';
 
@@ -79,4 +80,8 @@ export class UsageEvent {
     transformer: { to: (v?: boolean | null) => (v === undefined || v === null ? null : v ? 1 : 0), from: (v: unknown) => (v === null || v === undefined ? null : Number(v) === 1) },
   })
   answered: boolean | null;
+
+  /** The widget the chat came through; null for the chat page and the machine channels. */
+  @Column({ name: 'widget_id', type: 'varchar', length: 36, nullable: true })
+  widgetId: string | null;
 }

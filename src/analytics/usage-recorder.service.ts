@@ -8,7 +8,7 @@ import { UsageEvent } from './usage-event.entity';
 import { newUsageEventId } from './usage-event-id';
 import { UsageJournal } from './usage-journal';
 
-export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered' | 'kind'> & { id?: string; answered?: boolean | null; kind?: UsageEvent['kind'] };
+export type NewUsageEvent = Omit<UsageEvent, 'id' | 'answered' | 'kind' | 'widgetId'> & { id?: string; answered?: boolean | null; kind?: UsageEvent['kind']; widgetId?: string | null };
 
 /** Above this many events held in memory while the database is down, the oldest are left to the journal (and logged). */
 const MAX_BUFFERED = 50_000;
@@ -41,6 +41,7 @@ const INSERT_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['language', 'varchar'],
   ['answered', 'smallint'],
   ['kind', 'varchar'],
+  ['widget_id', 'varchar'],
 ];
 
 function rowOf(e: UsageEvent): unknown[] {
@@ -64,6 +65,7 @@ function rowOf(e: UsageEvent): unknown[] {
     e.language ?? null,
     e.answered === undefined || e.answered === null ? null : e.answered ? 1 : 0,
     e.kind ?? 'chat',
+    e.widgetId ?? null,
   ];
 }
 

@@ -6,7 +6,7 @@ import type { ErrorEnvelope } from '../shared/contracts/http';
 import { AuthedRequest, RequestAuthenticator } from './request-authenticator';
 
 /** Paths that always need a session, whatever their controllers say. */
-export const ADMIN_API_PATHS = /^\/api\/(knowledge|knowledge-gaps|conversations|config|analytics|budgets|team|audit)(\/|$)/;
+export const ADMIN_API_PATHS = /^\/api\/(knowledge|knowledge-gaps|conversations|config|analytics|budgets|team|audit|widgets)(\/|$)/;
 
 /** The team routes an invitee uses before having a session: reading an invitation and accepting it. */
 const INVITATION_LINK_ROUTES: Array<{ method: string; path: RegExp }> = [

@@ -15,7 +15,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 export const SECRET_KEY_FILE = 'secret.key';
 
-export type SecretPurpose = 'otp-hmac' | 'mail-outbox' | 'recovery-codes';
+export type SecretPurpose = 'otp-hmac' | 'mail-outbox' | 'recovery-codes' | 'widget-visitors';
 
 /** Reads DATA_DIR/secret.key, creating it (0600, exclusive create so concurrent starts agree) when missing. */
 export function loadOrCreateKeyFile(dataDir: string): { key: Buffer; created: boolean } {

@@ -6,6 +6,7 @@
 import { findSubRegion, getJurisdiction } from '../shared/catalog/jurisdictions';
 import { surelyWrittenIn } from '../shared/language-detection';
 import { DEFAULT_LANGUAGE, getLanguageByCode, getLanguageByName, Language } from '../shared/catalog/languages';
+import type { UsageChannel } from '../analytics/usage-event.entity';
 import type { EnabledVerticalId } from '../shared/catalog/verticals';
 import type { ParsedInteractRequest } from '../shared/contracts/chat';
 import { trimHistory, type HistoryEntry } from '../conversations/history';
@@ -69,11 +70,13 @@ export interface TurnSpec {
   /** The caller's own history (used only by a stateless caller, see ConversationsService). */
   history: HistoryEntry[];
   requestId: string;
-  channel: 'socket' | 'sse' | 'rest';
+  channel: UsageChannel;
   returning: boolean;
   /** The id of the question's message, so the conversation gets it once. */
   userMessageId: string;
   startedAt: number;
+  /** The widget the question came through, if any. */
+  widgetId?: string;
 }
 
 /** The request a stored turn asks again. */

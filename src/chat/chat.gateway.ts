@@ -27,6 +27,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '../shared/contracts/socket';
+import { WidgetsService } from '../widget/widgets.service';
 import { ChatRequest, toChatRequest } from './chat-request';
 import { ChatService } from './chat.service';
 
@@ -47,6 +48,8 @@ type ChatSocket = Socket<
     requests: Map<string, Followed>;
     /** The visitor's IP (TRUST_PROXY decides whose X-Forwarded-For counts). */
     clientIp?: string;
+    /** The widget this socket chats through (its handshake's auth `widget`), checked at the handshake. */
+    widgetId?: string;
   }
 >;
 type ChatServer = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -87,9 +90,29 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     private readonly visitors: VisitorIdentity,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly limits: ChatLimitsService,
+    private readonly widgets: WidgetsService,
   ) {}
 
   afterInit(server: ChatServer): void {
+    // A widget's socket names its widget in the handshake's auth: an unknown or deleted widget is
+    // refused (404), and so is a page on an origin the widget does not allow (403).
+    server.use((socket, next) => {
+      const widgetId = (socket.handshake.auth as { widget?: unknown } | undefined)?.widget;
+      if (widgetId === undefined) return next();
+      const refuse = (error: unknown) => {
+        const payload = errorPayload(error);
+        next(Object.assign(new Error(payload.message), { data: { ...payload, status: error instanceof AppError ? error.status : 500 } }));
+      };
+      this.widgets.require(String(widgetId)).then((row) => {
+        try {
+          this.widgets.assertCaller(row, socket.request.headers, this.addresses.resolve(socket.request));
+          (socket as ChatSocket).data.widgetId = row.id;
+          next();
+        } catch (error) {
+          refuse(error);
+        }
+      }, refuse);
+    });
     // Sockets per client IP (every server together): over the limit, the connection is refused
     // (connect_error with data {code: 'rate_limited', retryAfter}).
     server.use((socket, next) => {
@@ -108,7 +131,10 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     }, SOCKET_LEASE_MS / 3);
     this.leaseTimer.unref();
     // A handshake without the visitor cookie gets one (browsers keep it for the page's next requests).
-    server.engine.on('initial_headers', (headers: Record<string, string | string[]>, req) => this.visitors.onHandshake(headers, req));
+    // A widget's iframe names its visitor with a token instead (its handshake URL says `widget=`): no cookie for it.
+    server.engine.on('initial_headers', (headers: Record<string, string | string[]>, req) => {
+      if (!/[?&]widget=/.test(req.url ?? '')) this.visitors.onHandshake(headers, req);
+    });
     this.healthTimer = setInterval(() => void this.pushHealth(), this.config.healthIntervalMs);
     this.healthTimer.unref();
   }
@@ -121,7 +147,8 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   handleConnection(socket: ChatSocket): void {
     socket.data.requests = new Map();
     socket.data.clientIp = this.addresses.resolve(socket.request).ip;
-    socket.data.visitor = this.visitors.ofHandshake(socket.request);
+    const token = (socket.handshake.auth as { visitorToken?: unknown } | undefined)?.visitorToken;
+    socket.data.visitor = (socket.data.widgetId ? this.widgets.visitorOf(token) : undefined) ?? this.visitors.ofHandshake(socket.request);
     void this.health.healthPush().then((push) => socket.emit('health', push));
   }
 
@@ -148,6 +175,8 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       }
       request = toChatRequest(parsed.value);
       this.chat.admit(request);
+      // A widget's own checks first: it still exists, offers this vertical, and is within its limit.
+      if (socket.data.widgetId) await this.widgets.admitMessage(await this.widgets.require(socket.data.widgetId), request.vertical);
       // The chat rate limits (per socket, visitor, IP; concurrent replies per visitor).
       slot = await this.limits.admitMessage({ channel: 'socket', ip: socket.data.clientIp, visitorKey: socket.data.visitor.key, socketId: socket.id });
     } catch (error) {
@@ -159,7 +188,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
     let started: ReturnType<ChatService['start']>;
     try {
-      started = this.chat.start(request, { requestId, channel: 'socket', visitor: socket.data.visitor, slot });
+      started = this.chat.start(request, { requestId, channel: 'socket', visitor: socket.data.visitor, slot, widgetId: socket.data.widgetId });
     } catch (error) {
       slot.release();
       return { accepted: false, error: errorPayload(error) };

@@ -3,7 +3,7 @@ import { AgentRegistryService } from '../agents/agent-registry.service';
 import type { AgentDefinition } from '../agents/agent.types';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { UsageRecorderService } from '../analytics/usage-recorder.service';
-import type { UsageChannel, UsageStatus } from '../analytics/usage-event.entity';
+import type { UsageChannel } from '../analytics/usage-event.entity';
 import { AppError } from '../common/app-error';
 import { databaseUnavailableError, isDatabaseUnavailable } from '../common/database-unavailable';
 import { ShutdownState } from '../common/shutdown-state';
@@ -14,19 +14,22 @@ import { LlmError, LlmPassage, LlmUsage } from '../llm/llm.types';
 import { ConversationsService, type Turn, type TurnOutcome } from '../conversations/conversations.service';
 import { ReplyStreamService, type ReplyProducer, type TakeoverJob } from '../conversations/reply-streams';
 import type { Visitor } from '../conversations/visitor-identity';
-import { countMessageTokens, countTokens } from '../llm/token-counter';
 import { smallTalkOf } from '../llm/adapters/small-talk';
-import { costUsd, DEFAULT_MODELS, priceFor } from '../shared/catalog/providers';
+import { priceFor } from '../shared/catalog/providers';
 import { BudgetService, estimatePromptTokens, worstCaseCost, type BudgetAdmission } from '../limits/budget.service';
 import type { ReplySlot } from '../limits/chat-limits.service';
 import { getVertical, KNOWLEDGE_VERTICAL_IDS } from '../shared/catalog/verticals';
 import type { ReplyData } from '../shared/contracts/chat';
-import type { ErrorCode } from '../shared/contracts/http';
 import { chatRequestOf, type ChatRequest, type TurnSpec } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
+import { LOCAL_AGENT } from './local-agent';
 import { buildPrompt } from './prompt-builder';
+import { describeFailure, errorBody, type StopCause } from './reply-failure';
+import { replyUsageEvent, type ReplyUsageFacts } from './reply-usage';
+import { SearchRewriteService } from './search-rewrite.service';
 import { describeJurisdiction } from '../retrieval/jurisdiction';
-import { REWRITE_MAX_TOKENS, rewriteLanguageOf, rewriteMessages, rewriteQuestion, type RewriteResult } from '../retrieval/question-rewrite';
+import type { RewriteResult } from '../retrieval/question-rewrite';
+import { withLogFields } from '../common/log-context';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -41,6 +44,8 @@ export interface ChatRunOptions {
   visitor: Visitor;
   /** The visitor's concurrent-reply slot (ChatLimitsService), given back when the reply ends. */
   slot?: ReplySlot;
+  /** The widget the question came through (usage events name it, for Analytics' requests per widget). */
+  widgetId?: string;
 }
 
 /** The ids a turn keeps when it is asked again by another server (a takeover). */
@@ -58,27 +63,25 @@ export interface StartedReply {
   result: Promise<ReplyData>;
 }
 
-/** The error frame's code and message (an unexpected error says nothing about its inside). */
-function errorBody(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message };
-  return { code: 'internal_error', message: 'Something went wrong on our side' };
+/** What the knowledge gave for the question: passages above the floor, sources, confidence. */
+type Retrieval = Awaited<ReturnType<KnowledgeService['retrieve']>>;
+
+/** Everything a reply is made from once the conversation, the agent and the knowledge are read. */
+interface ReplyJob {
+  /** The request, its history replaced by the server's copy of the conversation. */
+  request: ChatRequest;
+  options: ChatRunOptions;
+  producer: ReplyProducer;
+  /** Settles when the visitor, a time limit, a shutdown or a takeover stops the reply. */
+  stopped: Promise<StopCause>;
+  turn: Turn;
+  agent: AgentDefinition;
+  retrieval: Retrieval;
+  /** When the visitor asked (epoch ms), and the same moment on performance.now()'s clock. */
+  startedAt: number;
+  started: number;
+  rewrite?: RewriteResult;
 }
-
-/** Why a running chat was stopped by us (rather than by the visitor). */
-type StopReason = 'agent_timeout' | 'chat_timeout' | 'shutdown' | 'taken_over';
-
-const LOCAL_AGENT: AgentDefinition = {
-  agentId: 'local-responder',
-  agentName: 'Knowledge Responder',
-  vertical: 'universal',
-  enabled: true,
-  systemPrompt: 'Answer from the knowledge base.',
-  timeout: 30000,
-  model: DEFAULT_MODELS.local,
-  temperature: 0,
-  maxTokens: 2000,
-  connection: { provider: 'local' },
-};
 
 /**
  * The chat pipeline shared by the socket gateway and POST /interact: load the visitor's
@@ -95,7 +98,7 @@ const LOCAL_AGENT: AgentDefinition = {
 @Injectable()
 export class ChatService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ChatService.name);
-  private readonly running = new Map<string, { stop: (reason: StopReason | 'cancelled') => void; done: Promise<unknown> }>();
+  private readonly running = new Map<string, { stop: (reason: StopCause) => void; done: Promise<unknown> }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -107,6 +110,7 @@ export class ChatService implements BeforeApplicationShutdown {
     private readonly conversations: ConversationsService,
     private readonly streams: ReplyStreamService,
     private readonly budgets: BudgetService,
+    private readonly rewriter: SearchRewriteService,
   ) {
     // With REDIS_URL: replies of a server that stopped are asked again here (ReplyStreamService).
     streams.onTakeover({ accepting: () => !this.shutdown.draining, take: (job) => this.takeOver(job) });
@@ -139,19 +143,19 @@ export class ChatService implements BeforeApplicationShutdown {
   start(request: ChatRequest, options: ChatRunOptions): StartedReply {
     this.admit(request);
     const replyId = newUsageEventId();
-    let stop!: (reason: StopReason | 'cancelled') => void;
-    const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
+    let stop!: (reason: StopCause) => void;
+    const stopped = new Promise<StopCause>((resolve) => (stop = resolve));
     const ids: TurnIds = { userMessageId: newUsageEventId(), startedAt: Date.now(), resumed: false };
     // With REDIS_URL the turn goes with the stream's start: another server asks it again if this one stops.
     const spec = this.streams.distributed ? JSON.stringify(this.specOf(request, options, ids)) : undefined;
     const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, (reason) => stop(reason), spec);
-    const result = this.execute(request, options, producer, stopped, ids);
+    const result = withLogFields({ requestId: options.requestId, replyId }, () => this.execute(request, options, producer, stopped, ids));
     if (options.slot) void result.finally(() => options.slot?.release()).catch(() => undefined);
     this.track(`${options.channel}:${replyId}`, stop, result);
     return { replyId, result };
   }
 
-  private track(key: string, stop: (reason: StopReason | 'cancelled') => void, result: Promise<ReplyData>): void {
+  private track(key: string, stop: (reason: StopCause) => void, result: Promise<ReplyData>): void {
     this.running.set(key, { stop, done: result.catch(() => undefined) });
     void result.then(
       () => this.running.delete(key),
@@ -172,6 +176,7 @@ export class ChatService implements BeforeApplicationShutdown {
       returning: options.visitor.returning,
       userMessageId: ids.userMessageId,
       startedAt: ids.startedAt,
+      ...(options.widgetId ? { widgetId: options.widgetId } : {}),
     };
   }
 
@@ -188,11 +193,13 @@ export class ChatService implements BeforeApplicationShutdown {
       return false;
     }
     if (typeof spec?.query !== 'string' || !KNOWLEDGE_VERTICAL_IDS.includes(spec.vertical)) return false;
-    let stop!: (reason: StopReason | 'cancelled') => void;
-    const stopped = new Promise<StopReason | 'cancelled'>((resolve) => (stop = resolve));
+    let stop!: (reason: StopCause) => void;
+    const stopped = new Promise<StopCause>((resolve) => (stop = resolve));
     const producer = this.streams.resume(job, (reason) => stop(reason));
-    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning } };
-    const result = this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true });
+    const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning }, widgetId: spec.widgetId };
+    const result = withLogFields({ requestId: spec.requestId, replyId: job.replyId }, () =>
+      this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true }),
+    );
     this.track(`${options.channel}:${job.replyId}`, stop, result);
     return true;
   }
@@ -202,7 +209,7 @@ export class ChatService implements BeforeApplicationShutdown {
     return this.start(request, options).result;
   }
 
-  private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopReason | 'cancelled'>, ids: TurnIds): Promise<ReplyData> {
+  private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopCause>, ids: TurnIds): Promise<ReplyData> {
     // A reply taken over counts from when the visitor asked (its timings, and the chat time limit).
     const startedAt = ids.resumed ? Math.min(ids.startedAt, Date.now()) : Date.now();
     const started = performance.now() - (Date.now() - startedAt);
@@ -225,14 +232,25 @@ export class ChatService implements BeforeApplicationShutdown {
         opening,
         this.agents.pick(request.vertical).then(async (picked) => {
           // With an LLM agent, a question in another language than the knowledge is rewritten into it for the search.
-          const rewrite = await this.rewriteForSearch(request, picked ?? LOCAL_AGENT, options, early.signal);
+          const rewrite = await this.rewriter.rewrite(request, picked ?? LOCAL_AGENT, options, early.signal);
           // A legal question reads its jurisdiction's items and general ones, never another jurisdiction's.
           const retrieval = await this.knowledge.retrieve(rewrite?.query ?? request.query, { vertical: request.vertical, limit: SOURCE_LIMIT, elsewhere, jurisdiction });
           return { picked, retrieval, rewrite };
         }),
       ]);
       turn = opened;
-      return await this.reply({ ...request, history: turn.history }, options, producer, stopped, turn, found.picked ?? LOCAL_AGENT, found.retrieval, startedAt, started, found.rewrite);
+      return await this.reply({
+        request: { ...request, history: turn.history },
+        options,
+        producer,
+        stopped,
+        turn,
+        agent: found.picked ?? LOCAL_AGENT,
+        retrieval: found.retrieval,
+        startedAt,
+        started,
+        rewrite: found.rewrite,
+      });
     } catch (caught) {
       // The conversation, the agent or the knowledge could not be read: a 503 the caller can
       // retry, never a 500. The reply still ends (its stream gets the error frame).
@@ -246,18 +264,8 @@ export class ChatService implements BeforeApplicationShutdown {
     }
   }
 
-  private async reply(
-    request: ChatRequest,
-    options: ChatRunOptions,
-    producer: ReplyProducer,
-    stopped: Promise<StopReason | 'cancelled'>,
-    turn: Turn,
-    agent: AgentDefinition,
-    retrieval: Awaited<ReturnType<KnowledgeService['retrieve']>>,
-    startedAt: number,
-    started: number,
-    rewrite?: RewriteResult,
-  ): Promise<ReplyData> {
+  private async reply(job: ReplyJob): Promise<ReplyData> {
+    const { request, options, producer, stopped, turn, agent, retrieval, started, rewrite } = job;
     const provider = this.llm.providerFor(agent.connection);
     const model = agent.model;
 
@@ -284,12 +292,12 @@ export class ChatService implements BeforeApplicationShutdown {
         channel: options.channel,
         worstCaseUsd: worstCaseCost(priceFor(agent.connection.provider, model), estimatePromptTokens(messages), agent.maxTokens),
       });
-      if (budget.offline) return this.reply(request, options, producer, stopped, turn, LOCAL_AGENT, retrieval, startedAt, started);
+      if (budget.offline) return this.reply({ ...job, agent: LOCAL_AGENT, rewrite: undefined });
     }
 
     const upstream = new AbortController();
-    let stopReason: StopReason | 'cancelled' | undefined;
-    const abort = (reason: StopReason | 'cancelled') => {
+    let stopReason: StopCause | undefined;
+    const abort = (reason: StopCause) => {
       if (!stopReason) stopReason = reason;
       upstream.abort();
     };
@@ -336,8 +344,9 @@ export class ChatService implements BeforeApplicationShutdown {
       }
       // What the visitor already got stays: a stopped reply keeps its text.
       coalescer.flush();
-      const failure = this.describeFailure(error, stopReason);
-      await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, undefined, answered, failure.status, budget, failure.error);
+      const failure = describeFailure(error, stopReason, this.logger);
+      if (failure.status !== 'cancelled') this.logger.warn(`Reply failed (${failure.error.code}): ${failure.error.message}`);
+      await this.recordUsage({ ...this.usageFacts(job, messages, text, ttftMs), usage: undefined, answered, status: failure.status, error: failure.error }, budget);
       this.finishFailed(turn, producer, failure.error, text, started, ttftMs, agent);
       throw failure.error;
     } finally {
@@ -348,7 +357,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const drained = coalescer.drain();
 
     // Stored before the final frame (chat:done, the /interact reply): a reply the visitor got always has its usage event.
-    const event = await this.recordUsage(producer.replyId, request, agent, options, startedAt, started, ttftMs, messages, text, usage, answered, 'success', budget);
+    const event = await this.recordUsage({ ...this.usageFacts(job, messages, text, ttftMs), usage, answered, status: 'success' }, budget);
     await drained;
     const executionTime = Math.round(performance.now() - started);
     const data: ReplyData = {
@@ -360,7 +369,8 @@ export class ChatService implements BeforeApplicationShutdown {
       confidence: Math.round(retrieval.confidence * 100) / 100,
       vertical: request.vertical,
       agentsInvolved: [agent.agentId],
-      a2aCompliant: false,
+      // Served through the A2A endpoint: the reply is an A2A task's artifact.
+      a2aCompliant: options.channel === 'a2a',
       optimization: {
         cacheHit: false,
         passages: passages.length,
@@ -401,57 +411,6 @@ export class ChatService implements BeforeApplicationShutdown {
     return data;
   }
 
-  /**
-   * The question rewritten into the knowledge base's language for the search, by one short call
-   * to the agent's provider (REWRITE_TIMEOUT_MS at most), recorded as a usage event of kind
-   * 'rewrite' with its tokens, cost and time. Undefined when there is nothing to rewrite: the
-   * offline responder (or an agent that cannot be used) answers, or the question is already in
-   * the knowledge base's language. A failed or late rewrite leaves the question as asked.
-   */
-  private async rewriteForSearch(request: ChatRequest, agent: AgentDefinition, options: ChatRunOptions, signal: AbortSignal): Promise<RewriteResult | undefined> {
-    if (agent.connection.provider === 'local' || agent.unavailable) return undefined;
-    const fromLanguage = rewriteLanguageOf(request.query, request.language.code);
-    if (!fromLanguage) return undefined;
-    // Held against the budgets like a reply (its worst case), so a capped month pays for no rewrite.
-    const worstCase = worstCaseCost(priceFor(agent.connection.provider, agent.model), estimatePromptTokens(rewriteMessages(request.query, fromLanguage)), REWRITE_MAX_TOKENS);
-    const hold = await this.budgets.holdExtra(agent.agentId, request.vertical, worstCase);
-    if (!hold) return undefined;
-    const startedAt = Date.now();
-    const result = await rewriteQuestion(this.llm.providerFor(agent.connection), request.query, {
-      model: agent.model,
-      fromLanguage,
-      timeoutMs: this.config.rewriteTimeoutMs,
-      signal,
-    });
-    if (result.outcome !== 'rewritten') this.logger.debug(`Question rewrite ${result.outcome} after ${result.ms} ms: searching the question as asked`);
-    // Its cost counts against the budgets (before the event is stored, like a reply's).
-    await hold.settle(costUsd(agent.connection.provider, agent.model, result.promptTokens, result.completionTokens));
-    if (this.agents.usageRecordingEnabled()) {
-      // Not awaited: the search goes on at once (the recorder stores it, or journals it).
-      void this.usage.record({
-        createdAt: startedAt,
-        requestId: options.requestId,
-        agentId: agent.agentId,
-        vertical: request.vertical,
-        provider: agent.connection.provider,
-        model: agent.model,
-        channel: options.channel,
-        kind: 'rewrite',
-        status: result.outcome === 'rewritten' ? 'success' : result.error?.code === 'cancelled' ? 'cancelled' : 'error',
-        errorCode: result.error?.code.slice(0, 40) ?? null,
-        errorMessage: result.error?.message.slice(0, 500) ?? null,
-        promptTokens: result.promptTokens,
-        completionTokens: result.completionTokens,
-        costUsd: costUsd(agent.connection.provider, agent.model, result.promptTokens, result.completionTokens),
-        latencyMs: result.ms,
-        ttftMs: null,
-        language: fromLanguage,
-        answered: null,
-      });
-    }
-    return result;
-  }
-
   /** Ends a reply that failed or was stopped: its stream gets the error frame, its message what arrived (stored in the background). */
   private finishFailed(turn: Turn, producer: ReplyProducer, error: unknown, text: string, started: number, ttftMs: number | null, agent?: AgentDefinition): void {
     const body = errorBody(error);
@@ -469,76 +428,20 @@ export class ChatService implements BeforeApplicationShutdown {
     producer.end({ kind: 'error', ...body });
   }
 
-  private describeFailure(error: unknown, stopReason: StopReason | 'cancelled' | undefined): { status: UsageStatus; error: AppError } {
-    if (stopReason === 'cancelled') return { status: 'cancelled', error: new AppError('cancelled', 'The request was cancelled.') };
-    if (stopReason === 'shutdown') {
-      return { status: 'error', error: new AppError('server_restarting', 'The server is restarting; it will be back in a moment') };
-    }
-    if (stopReason === 'chat_timeout') {
-      return { status: 'error', error: new AppError('chat_timeout', 'The reply took too long') };
-    }
-    if (stopReason === 'agent_timeout') {
-      return { status: 'error', error: new AppError('provider_timeout', 'The AI provider did not respond in time') };
-    }
-    if (error instanceof AppError) return { status: 'error', error };
-    if (error instanceof LlmError) {
-      const code: ErrorCode =
-        error.kind === 'rate_limited' ? 'provider_rate_limited' : error.kind === 'timeout' ? 'provider_timeout' : error.kind === 'cancelled' ? 'cancelled' : 'provider_error';
-      return { status: error.kind === 'cancelled' ? 'cancelled' : 'error', error: new AppError(code, error.message) };
-    }
-    this.logger.error('Chat pipeline failed', error instanceof Error ? error.stack : String(error));
-    return { status: 'error', error: new AppError('provider_error', 'The assistant could not produce a reply') };
+  private usageFacts(job: ReplyJob, messages: ReplyUsageFacts['messages'], text: string, ttftMs: number | null): Omit<ReplyUsageFacts, 'usage' | 'answered' | 'status'> {
+    const { producer, request, agent, options, startedAt, started } = job;
+    return { replyId: producer.replyId, request, agent, requestId: options.requestId, channel: options.channel, startedAt, started, ttftMs, messages, text, widgetId: options.widgetId };
   }
 
   /**
    * One usage event per call, resolved once it is stored (database, or the recorder's journal
-   * during a database outage). Tokens: the vendor's report when there is one; otherwise counted.
-   * A call that failed before any text arrived is billed nothing, so it records zero tokens.
+   * during a database outage).
    */
-  private async recordUsage(
-    replyId: string,
-    request: ChatRequest,
-    agent: AgentDefinition,
-    options: ChatRunOptions,
-    startedAt: number,
-    started: number,
-    ttftMs: number | null,
-    messages: Parameters<typeof countMessageTokens>[0],
-    text: string,
-    usage: LlmUsage | undefined,
-    answered: boolean | undefined,
-    status: UsageStatus,
-    budget: BudgetAdmission | undefined,
-    error?: AppError,
-  ) {
-    const anyOutput = text.length > 0 || usage !== undefined;
-    const promptTokens = usage?.promptTokens ?? (anyOutput ? countMessageTokens(messages) : 0);
-    const completionTokens = usage?.completionTokens ?? (anyOutput ? countTokens(text) : 0);
-    const event = {
-      // The usage event's id is also the reply's id (replyId), which reply feedback refers to.
-      id: replyId,
-      createdAt: startedAt,
-      requestId: options.requestId,
-      agentId: agent.agentId,
-      vertical: request.vertical,
-      provider: agent.connection.provider,
-      model: agent.model,
-      channel: options.channel,
-      status,
-      errorCode: error?.code ?? null,
-      errorMessage: error ? error.message.slice(0, 500) : null,
-      promptTokens,
-      completionTokens,
-      costUsd: costUsd(agent.connection.provider, agent.model, promptTokens, completionTokens),
-      latencyMs: Math.round(performance.now() - started),
-      ttftMs,
-      language: request.language.code,
-      // Answered from the knowledge base: a passage cleared the relevance floor.
-      answered,
-    };
+  private async recordUsage(facts: ReplyUsageFacts, budget: BudgetAdmission | undefined) {
+    const event = replyUsageEvent(facts);
     // The reply's budget hold becomes what it cost (before the event is stored: a month's spend is
     // read from the stored events once, and this one must not count twice).
-    await budget?.settle(event.costUsd, promptTokens + completionTokens);
+    await budget?.settle(event.costUsd, event.promptTokens + event.completionTokens);
     // Global setting Enable Analytics: when off, no usage events are recorded.
     if (this.agents.usageRecordingEnabled()) await this.usage.record(event);
     return event;

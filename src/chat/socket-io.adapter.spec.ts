@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AppSocketIoAdapter } from './socket-io.adapter';
+import { describeWith, NEEDS } from '../../test/support/requirements';
 
 /**
  * The Redis adapter subscribes (and, on close, unsubscribes) without handling the commands'
@@ -50,8 +51,7 @@ describe('AppSocketIoAdapter with Redis', () => {
     expect(unhandled).toEqual([]);
   });
 
-  // Skipped only without a Redis to test against (a developer machine); .ci/run always sets REDIS_URL.
-  (process.env.REDIS_URL ? it : it.skip)('closes right after it starts (0-50 ms) with no unhandled rejection', async () => {
+  describeWith([NEEDS.redisUrl], 'with Redis', () => it('closes right after it starts (0-50 ms) with no unhandled rejection', async () => {
     for (let round = 0; round < 3; round++) {
       for (const wait of [undefined, 0, 1, 2, 3, 5, 10, 50]) {
         expect(await openAndClose(process.env.REDIS_URL!, wait)).toBeLessThan(1500);
@@ -59,5 +59,5 @@ describe('AppSocketIoAdapter with Redis', () => {
     }
     await settled();
     expect(unhandled).toEqual([]);
-  });
+  }));
 });

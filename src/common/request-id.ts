@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withLogFields } from './log-context';
 import type { NextFunction, Request, Response } from 'express';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -9,7 +10,8 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   const id = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
   (req as Request & { requestId: string }).requestId = id;
   res.setHeader('X-Request-Id', id);
-  next();
+  // Log lines written while this request is handled carry its id.
+  withLogFields({ requestId: id }, next);
 }
 
 export function requestIdOf(req: Request): string {

@@ -55,6 +55,8 @@ export interface AppConfig {
   /** Pause between word groups of the offline responder's stream (ms). */
   localResponderDelayMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** LOG_FORMAT: JSON lines (default when NODE_ENV=production) or readable text. */
+  logFormat: 'json' | 'text';
   seedSampleKnowledge: boolean;
   /** Admin created or updated at start (ADMIN_EMAIL, lower-cased); code login always, password login when adminPassword is set. */
   adminEmail?: string;
@@ -168,6 +170,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     r.problems.push(`LOG_LEVEL must be one of error, warn, log, debug (got "${logLevel}")`);
   }
+  const logFormat = (r.str('LOG_FORMAT') ?? (process.env.NODE_ENV === 'production' ? 'json' : 'text')) as AppConfig['logFormat'];
+  if (!['json', 'text'].includes(logFormat)) {
+    r.problems.push(`LOG_FORMAT must be json or text (got "${logFormat}")`);
+  }
   const appSecret = r.str('APP_SECRET');
   if (appSecret !== undefined && appSecret.length < 32) {
     r.problems.push('APP_SECRET must be at least 32 characters long');
@@ -223,6 +229,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     usageFlushMs: r.int('USAGE_FLUSH_MS', 250, 10, 60_000),
     localResponderDelayMs: r.int('LOCAL_RESPONDER_DELAY_MS', 12, 0, 1000),
     logLevel,
+    logFormat,
     seedSampleKnowledge: r.bool('SEED_SAMPLE_KNOWLEDGE', true),
     adminEmail,
     adminPassword,

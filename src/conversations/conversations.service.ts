@@ -281,6 +281,23 @@ export class ConversationsService implements OnApplicationShutdown {
   }
 
   /**
+   * The visitor key of the conversation a reply belongs to: only that visitor may rate it. A turn
+   * this server has not written yet (the database was slow when the reply ended) answers from
+   * memory; otherwise the stored message says. Undefined for an unknown or deleted reply.
+   */
+  async replyOwner(replyId: string): Promise<string | undefined> {
+    const pending = this.turns.get(replyId);
+    if (pending) return pending.deleted ? undefined : pending.visitorKey;
+    const rows: { visitor_key: string }[] = await readQuery(
+      this.dataSource,
+      this.sql(`SELECT c.visitor_key FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
+                 WHERE m.id = $1 AND m.role = 'agent'`),
+      [replyId],
+    );
+    return rows[0]?.visitor_key;
+  }
+
+  /**
    * The visitor's vote on a reply, kept on its message and in its conversation's counters (the
    * console's feedback filter; the chat page shows it again after a reload). Queued behind this
    * server's pending writes of the reply itself. A reply that is in no conversation (deleted)

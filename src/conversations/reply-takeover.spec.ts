@@ -8,10 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { MAX_TAKEOVERS, RedisReplyStreams } from './redis-reply-streams';
 import type { ReplyFrame, TakeoverJob } from './reply-streams';
+import { describeWith, NEEDS } from '../../test/support/requirements';
 
 const redisUrl = process.env.REDIS_URL;
 // Needs a Redis server: run with REDIS_URL (CI and `npm run test:distributed` set it).
-const describeWithRedis = redisUrl ? describe : describe.skip;
+const describeWithRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 
 describeWithRedis('reply takeover (Redis)', () => {
   const prefix = `tk${randomBytes(4).toString('hex')}`;

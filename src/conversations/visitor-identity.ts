@@ -39,6 +39,16 @@ export function visitorSecretFrom(cookieHeader: string | undefined): string | un
   return secret && SECRET_PATTERN.test(secret) ? secret : undefined;
 }
 
+/**
+ * The visitor token a widget's iframe sends (X-Visitor-Token) instead of the cookie, which a
+ * browser may not send to a third-party frame. Issued by POST /api/public/widgets/{id}/visitor;
+ * the same form as the cookie's secret, and hashed the same way.
+ */
+export function visitorTokenFrom(headers: IncomingHttpHeaders): string | undefined {
+  const token = headers['x-visitor-token'];
+  return typeof token === 'string' && SECRET_PATTERN.test(token) ? token : undefined;
+}
+
 export function visitorKeyOf(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
@@ -56,8 +66,10 @@ export class VisitorIdentity {
     private readonly agents: AgentRegistryService,
   ) {}
 
-  /** The visitor a request names, or undefined. */
+  /** The visitor a request names (a widget's visitor token first, else the cookie), or undefined. */
   fromHeaders(headers: IncomingHttpHeaders): Visitor | undefined {
+    const token = visitorTokenFrom(headers);
+    if (token) return { key: visitorKeyOf(token), returning: true };
     const secret = visitorSecretFrom(headers.cookie);
     return secret ? { key: visitorKeyOf(secret), returning: true } : undefined;
   }
@@ -67,6 +79,9 @@ export class VisitorIdentity {
    * with the response. `renew` sets the cookie again (a fresh expiry) for a returning visitor too.
    */
   ensure(req: Request, res: Response, renew = false): Visitor {
+    // A widget's iframe names its visitor with the token it keeps: no cookie is read or set.
+    const token = visitorTokenFrom(req.headers);
+    if (token) return { key: visitorKeyOf(token), returning: true };
     const known = (req as Request & WithVisitor).visitorSecret ?? visitorSecretFrom(req.headers.cookie);
     const secret = known ?? newVisitorSecret();
     (req as Request & WithVisitor).visitorSecret = secret;

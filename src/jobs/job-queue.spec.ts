@@ -9,6 +9,7 @@ import { JOB_QUEUE, JobQueue } from './job-queue';
 import { describeJobQueueContract, sleep, waitFor } from './job-queue.contract';
 import { JobsModule } from './jobs.module';
 import { RedisInstance } from '../../test/support/service-instances';
+import { describeWith, NEEDS } from '../../test/support/requirements';
 
 /** Boots JobsModule in a Nest context with a stand-in for the global ConfigModule. */
 async function bootJobsModule(redisUrl?: string) {
@@ -61,7 +62,7 @@ describe('JobsModule', () => {
 // The distributed adapter needs a real Redis. .ci/run always sets REDIS_URL, so in CI these
 // suites always run; they are skipped only on a machine without Redis configured.
 const redisUrl = process.env.REDIS_URL;
-const describeRedis = redisUrl ? describe : describe.skip;
+const describeRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 
 describeRedis('BullMqJobQueue (REDIS_URL)', () => {
   const prefixes: string[] = [];
@@ -173,7 +174,7 @@ describeRedis('BullMqJobQueue (REDIS_URL)', () => {
 });
 
 // A Redis of its own (test/support/service-instances), restarted without persistence.
-describe('BullMqJobQueue across a Redis restart that lost every key', () => {
+describeWith([NEEDS.redisServer], 'BullMqJobQueue across a Redis restart that lost every key', () => {
   it('upserts its repeat schedule again when the connection comes back, and the job runs again', async () => {
     const redis = await RedisInstance.start();
     const queue = new BullMqJobQueue(redis.url, 'restart', { enqueueWaitMs: 500 });

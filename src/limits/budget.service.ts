@@ -122,7 +122,7 @@ export class BudgetService {
       this.ledger.reserve(month, holdId, charges, amount, now + this.config.chatTimeoutMs + HOLD_GRACE_MS, now),
     ]);
     if (settings.visitorDailyTokens !== null && used >= settings.visitorDailyTokens) {
-      if (reserved.ok) void this.ledger.settle(month, holdId, [], 0).catch(() => undefined);
+      if (reserved.ok) void this.ledger.settle(month, holdId, [], 0).catch((error: unknown) => this.logger.warn(`A budget hold was not released (it expires by itself): ${(error as Error).message}`));
       this.counter.count('visitor_tokens', check.channel, now);
       const retryAfterSeconds = Math.ceil((Math.floor(now / DAY_MS + 1) * DAY_MS - now) / 1000);
       throw new AppError('quota_exhausted', visitorQuotaMessage(check.language), { retryAfterSeconds });

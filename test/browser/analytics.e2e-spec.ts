@@ -11,6 +11,7 @@ import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-serv
 import { distributed, startTestApp, uniqueSchema, type TestApp } from '../support/test-app';
 import { signedInContext } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
+import { describeWith, NEEDS } from '../support/requirements';
 
 const ADMIN = { email: 'analytics-browser@example.com', password: 'analytics browser password' };
 /** Opens /admin signed in (the session cookie set in the browser) and switches to the Analytics tab. */
@@ -138,7 +139,7 @@ describeBrowser('the Analytics tab in Chromium', () => {
   });
 });
 
-const describeTwoServers = distributed.redisUrl ? describeBrowser : describe.skip;
+const describeTwoServers = (name: string, fn: () => void) => describeWith([NEEDS.chromium, NEEDS.redisUrl], name, fn);
 
 describeTwoServers('the Analytics tab with two servers (Redis)', () => {
   let browser: Browser;

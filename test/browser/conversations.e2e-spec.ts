@@ -11,6 +11,7 @@ import { startSwitchProxy, type SwitchProxy } from '../support/switch-proxy';
 import { distributed, startTestApp, uniqueSchema, type TestApp } from '../support/test-app';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 import { startServerProcess, type ServerProcess } from '../faults/support/server-process';
+import { describeWith, NEEDS } from '../support/requirements';
 
 async function waitOnline(page: Page, timeout = 15000): Promise<void> {
   await page.locator('.connection-pill[data-status="online"]').waitFor({ timeout });
@@ -217,7 +218,7 @@ describeBrowser('conversations that last, in Chromium', () => {
   });
 
   // Two servers need Redis to share reply streams; .ci/run sets REDIS_URL (and DATABASE_URL).
-  const describeWithRedis = distributed.redisUrl ? describe : describe.skip;
+  const describeWithRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 
   describeWithRedis('two servers on one Redis and database', () => {
     let mock: MockLlmServer;
@@ -275,7 +276,7 @@ describeBrowser('conversations that last, in Chromium', () => {
   });
 
   // A killed server is a process of its own (server A); B runs here. Both need Redis and Postgres.
-  const describeWithServices = distributed.redisUrl && distributed.databaseUrl ? describe : describe.skip;
+  const describeWithServices = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl, NEEDS.databaseUrl], name, fn);
 
   describeWithServices('the server writing the reply is killed (kill -9)', () => {
     let mock: MockLlmServer;

@@ -27,10 +27,10 @@ import { chatOverSocket, ClientSocket } from '../support/test-app';
 import { ClusterProcess, liftChatLimits, runClusterScript, startCluster } from './support/cluster-process';
 import { startServerProcess } from './support/server-process';
 import { SharedServices, sharedServices } from './support/shared-services';
+import { describeWith, NEEDS } from '../support/requirements';
 
 const nginx = findNginx(process.env);
-if (!nginx) console.warn(`test/faults/cluster: skipped, nginx is not installed. ${NGINX_MISSING}`);
-const describeWithNginx = nginx ? describe : describe.skip;
+const describeWithNginx = (name: string, fn: () => void) => describeWith([NEEDS.nginx, NEEDS.sharedServices], name, fn);
 const fromSource = process.env.FAULTS_FROM_DIST !== '1';
 const ADMIN = { email: 'cluster-admin@example.com', password: 'a long enough cluster test password' };
 
@@ -242,7 +242,7 @@ describeWithNginx('npm run cluster: two apps behind nginx', () => {
   }, 180_000);
 });
 
-describe('servers starting at once on a new schema', () => {
+describeWith([NEEDS.sharedServices], 'servers starting at once on a new schema', () => {
   it('all start (the migrations take turns)', async () => {
     const backing = await sharedServices();
     const schema = backing.schema ?? `t_${randomBytes(6).toString('hex')}`;

@@ -14,10 +14,11 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findNginx, NGINX_MISSING } from '../../deploy/cluster';
+import { describeWith, NEEDS } from '../support/requirements';
 
 const nginx = findNginx(process.env);
 if (!nginx) console.warn(`test/faults/nginx-leftover: skipped, nginx is not installed. ${NGINX_MISSING}`);
-const describeOnLinuxWithNginx = nginx && process.platform === 'linux' ? describe : describe.skip;
+const describeOnLinuxWithNginx = (name: string, fn: () => void) => describeWith([NEEDS.nginx, { what: 'Linux', missing: process.platform === 'linux' ? undefined : `not on Linux (${process.platform})` }], name, fn);
 const ROOT = path.resolve(__dirname, '..', '..');
 
 interface Started {

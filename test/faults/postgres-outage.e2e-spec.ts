@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { PostgresInstance } from '../support/service-instances';
 import { describeLoad, startChatLoad } from './support/chat-load';
 import { ServerProcess, startServerProcess } from './support/server-process';
+import { describeWith, NEEDS } from '../support/requirements';
 
 const OUTAGE_MS = 10_000;
 const ADMIN = 'pg-admin@example.com';
@@ -33,7 +34,7 @@ async function interact(url: string): Promise<{ status: number; code?: string }>
   }
 }
 
-describe('Postgres stopped and started during chats', () => {
+describeWith([NEEDS.postgresServer], 'Postgres stopped and started during chats', () => {
   let pg: PostgresInstance;
   let server: ServerProcess | undefined;
   let dataDir: string;

@@ -15,6 +15,7 @@ import { RedisInstance } from '../support/service-instances';
 import { distributed, eventually, uniqueSchema } from '../support/test-app';
 import { describeLoad, startChatLoad } from './support/chat-load';
 import { ServerProcess, startServerProcess } from './support/server-process';
+import { describeWith, NEEDS } from '../support/requirements';
 
 const OUTAGE_MS = 60_000;
 const OWNER = 'owner@example.com';
@@ -40,7 +41,7 @@ function mailsTo(dataDir: string, to: string): string[] {
   return fs.readdirSync(dir).filter((f) => f.endsWith(`-${to}.eml`));
 }
 
-describe('Redis down for 60 s during chats', () => {
+describeWith([NEEDS.redisServer], 'Redis down for 60 s during chats', () => {
   let redis: RedisInstance;
   let server: ServerProcess | undefined;
   let dataDir: string;

@@ -21,6 +21,7 @@ import { ClientSocket, connectClient, eventually, parseSse } from '../support/te
 import { Redis } from 'ioredis';
 import { ServerProcess, startServerProcess } from './support/server-process';
 import { SharedServices, sharedServices } from './support/shared-services';
+import { describeWith, NEEDS } from '../support/requirements';
 
 /** 80 pieces 40 ms apart: a reply streams for about 3 s. */
 const TOKENS = 80;
@@ -85,7 +86,7 @@ async function readSse(response: Response, onEvent: (e: { event: string; data: a
   }
 }
 
-describe('kill -9 of the server writing replies: another takes them over', () => {
+describeWith([NEEDS.sharedServices], 'kill -9 of the server writing replies: another takes them over', () => {
   let mock: MockLlmServer;
   let services: SharedServices;
   let dataDir: string;

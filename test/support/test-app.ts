@@ -141,6 +141,11 @@ export async function newVisitorCookie(url: string): Promise<string> {
   return cookie.split(';')[0];
 }
 
+/** The `sa_visitor=...` pair of a response's Set-Cookie headers (the visitor a reply was given to). */
+export function visitorCookieOf(setCookie: string | string[] | undefined): string | undefined {
+  return ([] as string[]).concat(setCookie ?? []).find((c) => c.startsWith('sa_visitor='))?.split(';')[0];
+}
+
 /** Parses a text/event-stream body into [event, data] pairs (and the `id:` of frames). */
 export function parseSse(body: string): { event: string; data: any; id?: string }[] {
   return body

@@ -3,9 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { RateLimiter } from './rate-limiter';
 import { RedisRateLimiter } from './redis-rate-limiter';
+import { describeWith, NEEDS } from '../../../test/support/requirements';
 
 /** The same behaviour from both implementations (Redis runs when REDIS_URL is set; CI sets it). */
-function contract(name: string, make: () => RateLimiter, suite: jest.Describe = describe) {
+function contract(name: string, make: () => RateLimiter, suite: (name: string, fn: () => void) => void = describe) {
   suite(name, () => {
     let limiter: RateLimiter;
     const rule = { limit: 3, windowMs: 60_000 };
@@ -90,7 +91,7 @@ contract('MemoryRateLimiter', () => new MemoryRateLimiter());
 const redisUrl = process.env.REDIS_URL;
 // The Redis contract is skipped only without a Redis to test against (a developer machine);
 // .ci/run always sets REDIS_URL, so CI runs it.
-const describeRedis = redisUrl ? describe : describe.skip;
+const describeRedis = (name: string, fn: () => void) => describeWith([NEEDS.redisUrl], name, fn);
 contract('RedisRateLimiter (needs REDIS_URL)', () => new RedisRateLimiter(redisUrl ?? 'redis://unset', `spec${randomBytes(3).toString('hex')}`), describeRedis);
 
 describe('RedisRateLimiter without a reachable Redis', () => {

@@ -18,6 +18,8 @@ import { LimitsPostgres1732192500000 } from './postgres/1732192500000-limits';
 import { TeamPostgres1732193000000 } from './postgres/1732193000000-team';
 import { AuditPostgres1732193100000 } from './postgres/1732193100000-audit';
 import { TrustPostgres1732193300000 } from './postgres/1732193300000-trust';
+import { A2aPostgres1732193900000 } from './postgres/1732193900000-a2a';
+import { WidgetsPostgres1732194800000 } from './postgres/1732194800000-widgets';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -37,6 +39,8 @@ import { LimitsSqlite1732192500000 } from './sqlite/1732192500000-limits';
 import { TeamSqlite1732193000000 } from './sqlite/1732193000000-team';
 import { AuditSqlite1732193100000 } from './sqlite/1732193100000-audit';
 import { TrustSqlite1732193300000 } from './sqlite/1732193300000-trust';
+import { A2aSqlite1732193900000 } from './sqlite/1732193900000-a2a';
+import { WidgetsSqlite1732194800000 } from './sqlite/1732194800000-widgets';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -58,6 +62,8 @@ export const SQLITE_MIGRATIONS = [
   TeamSqlite1732193000000,
   AuditSqlite1732193100000,
   TrustSqlite1732193300000,
+  A2aSqlite1732193900000,
+  WidgetsSqlite1732194800000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -79,4 +85,6 @@ export const POSTGRES_MIGRATIONS = [
   TeamPostgres1732193000000,
   AuditPostgres1732193100000,
   TrustPostgres1732193300000,
+  A2aPostgres1732193900000,
+  WidgetsPostgres1732194800000,
 ];

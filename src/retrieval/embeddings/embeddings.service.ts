@@ -83,6 +83,8 @@ interface VectorSet {
 @Injectable()
 export class EmbeddingsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy, SemanticSearch {
   private readonly logger = new Logger('Embeddings');
+  /** The unreadable stored settings last logged (logged once, not at every reload). */
+  private reportedSettings: string | undefined;
   private settings: StoredSettings = { ...DEFAULT_SETTINGS };
   private degraded = false;
   private lastError: string | null = null;
@@ -191,6 +193,10 @@ export class EmbeddingsService implements OnModuleInit, OnApplicationBootstrap, 
     try {
       stored = rows[0] ? (JSON.parse(rows[0].value) as Partial<StoredSettings>) : {};
     } catch {
+      if (this.reportedSettings !== rows[0]?.value) {
+        this.reportedSettings = rows[0]?.value;
+        this.logger.warn('The stored embeddings settings are not valid JSON: embeddings are off (the defaults) until they are saved again.');
+      }
       stored = {};
     }
     const next = { ...DEFAULT_SETTINGS, ...stored };

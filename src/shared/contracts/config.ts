@@ -236,7 +236,14 @@ export const GlobalSettingsUpdateSchema = body({
 export type GlobalSettingsUpdate = z.input<typeof GlobalSettingsUpdateSchema>;
 
 /** GET /api/config `data`. */
-export const SystemConfigSchema = z.object({ agents: z.array(AgentConfigSchema), global: GlobalSettingsSchema }).meta({ id: 'SystemConfig' });
+export const SystemConfigSchema = z
+  .object({
+    agents: z.array(AgentConfigSchema),
+    global: GlobalSettingsSchema,
+    /** Stored global settings that could not be read: each fell back to its default until saved again. */
+    settingsProblems: z.array(z.string()),
+  })
+  .meta({ id: 'SystemConfig' });
 export type SystemConfigDto = z.infer<typeof SystemConfigSchema>;
 
 /** One finding of GET /api/config/validate. */

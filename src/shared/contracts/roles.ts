@@ -38,6 +38,8 @@ export const ACCESS = Object.freeze({
   auditRetention: ['owner'] as readonly Role[],
   /** Issuing and revoking API keys, and whether /interact requires one. */
   apiKeys: MANAGERS,
+  /** Embeddable chat widgets: their settings, allowed origins and identity secrets. */
+  widgets: MANAGERS,
   /**
    * The team's sign-in policy (a second factor required of everyone), resetting a member's second
    * factor, seeing and ending everyone's sessions. Each member's own second factor and sessions: signedIn.

@@ -5,17 +5,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
+import { describeWith, NEEDS } from '../../support/requirements';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ARTIFACTS_DIR = path.resolve(__dirname, '..', '..', '..', 'test-artifacts');
 
-/** Browser suites run wherever Chromium is installed; CI (.ci/run) always installs it. */
-export const chromiumAvailable = fs.existsSync(CHROMIUM_PATH);
-if (!chromiumAvailable && process.env.CI) {
-  throw new Error(`Chromium not found at ${CHROMIUM_PATH}; .ci/run installs it and sets CHROMIUM_PATH`);
-}
-// Skipped only where Chromium is not installed (a developer machine); never in CI (see above).
-export const describeBrowser = chromiumAvailable ? describe : describe.skip;
+/** Browser suites run wherever Chromium is installed, skipped with the reason elsewhere; CI (.ci/run) always installs it. */
+export const chromiumAvailable = NEEDS.chromium.missing === undefined;
+export const describeBrowser = (name: string, fn: () => void): void => describeWith([NEEDS.chromium], name, fn);
 
 export function assertClientBuilt(): void {
   const index = path.resolve(__dirname, '..', '..', '..', 'dist', 'client', 'index.html');

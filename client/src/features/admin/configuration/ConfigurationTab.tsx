@@ -162,6 +162,16 @@ export function ConfigurationTab() {
           {notice}
         </div>
       )}
+      {(config.data?.settingsProblems.length ?? 0) > 0 && (
+        <div className="config-alert is-error" role="alert">
+          <p>{CONFIG.settingsUnreadable}</p>
+          <ul>
+            {config.data!.settingsProblems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {report && <ValidationPanel report={report} />}
 
       <section className="config-card" aria-labelledby="config-agents-title">

@@ -10,6 +10,7 @@ export const CONFIG = {
   validate: 'Validate Config',
   export: 'Export Config',
   validating: 'Validating...',
+  settingsUnreadable: 'Some stored global settings could not be read. Their defaults apply until the settings are saved again:',
   exporting: 'Exporting...',
   agentsTitle: 'Agent API Key Management',
   loading: 'Loading configuration...',

@@ -58,6 +58,7 @@ export function fakeConfigServer(initial: Partial<SystemConfig> = {}) {
       makeAgent({ agentId: 'sales-agent', agentName: 'Sales Advisor Agent', vertical: 'sales', enabled: false, keyStatus: 'missing', llmConfig: { provider: 'anthropic', model: 'claude-haiku-4-5', apiKey: '', temperature: null } }),
     ],
     global: initial.global ?? makeGlobal(),
+    settingsProblems: initial.settingsProblems ?? [],
   };
   const calls: Array<{ route: string; body: any }> = [];
   const overrides: Record<string, FakeHandler> = {};
