@@ -28,9 +28,11 @@ import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { JobsModule } from './jobs/jobs.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
+import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { TeamModule } from './team/team.module';
 import { WidgetModule } from './widget/widget.module';
 
 @Module({})
@@ -47,6 +49,7 @@ export class AppModule {
         RateLimitModule,
         AuditModule,
         KnowledgeModule,
+        IngestionModule,
         AuthModule,
         AdminEventsModule,
         AgentsModule,
@@ -56,6 +59,7 @@ export class AppModule {
         LimitsModule,
         ApiKeysModule,
         A2aStoreModule,
+        TeamModule,
         WidgetModule,
       ],
       controllers: [InteractController, HealthController],

@@ -133,6 +133,56 @@ describe('monthly budgets (one server)', () => {
     expect(system.limitedRequests.byRule.budget).toBeGreaterThanOrEqual(4);
   });
 
+  it('a burst whose holds fill the cap raises no alert; the cap alert comes once, when what was spent reaches it', async () => {
+    // A month of its own (controlled clock), so the alerts of the other tests do not count.
+    const d = new Date();
+    const later = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 10);
+    const month = new Date(later).toISOString().slice(0, 7);
+    t.app.get(LimitsClock).now = () => later;
+    const query = 'How do I reset my password? [mock:tokens=20;first-delay=2000]';
+    const probe = await ask(t, 'customer-service', { query }).expect(200);
+    const cost: number = probe.body.data.usage.costUsd;
+    const before: number = (await overview(admin)).spendByScope.global;
+    // Room for about 14 replies; each holds its worst case (up to about twice what it costs) while it runs.
+    const cap = before + cost * 14;
+    await setBudgets(admin, [{ scope: 'global', monthlyUsd: cap, softPercent: 100, onCap: 'refuse' }]);
+    const capAlerts = async () => ({
+      rows: (await t.dataSource.query(`SELECT spent_usd FROM budget_alerts WHERE month = '${month}' AND threshold = 'cap'`)) as { spent_usd: number }[],
+      mails: (await budgetMails(t)).filter((m) => m.subject.includes(`reached its cap for ${month}`)),
+    });
+
+    // 20 chats at once: their holds fill the budget, so some are refused, but nothing was spent near the cap.
+    const burst = await Promise.all(Array.from({ length: 20 }, () => ask(t, 'customer-service', { query })));
+    const refused = burst.filter((r) => r.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((r) => r.body.error.code === 'budget_exhausted')).toBe(true);
+    const answered = burst.filter((r) => r.status === 200).length;
+    expect(answered).toBeGreaterThan(0);
+    const afterBurst = await overview(admin);
+    expect(afterBurst.budgets[0].spentUsd + cost * 3).toBeLessThan(cap);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await capAlerts()).toEqual({ rows: [], mails: [] });
+    expect(afterBurst.alerts).toEqual([]);
+
+    // One at a time until what was spent leaves no room for another reply: then the cap alert, once.
+    let last: request.Response | undefined;
+    for (let i = 0; i < 20; i += 1) {
+      last = await ask(t, 'customer-service', { query });
+      if (last.status !== 200) break;
+    }
+    expect(last?.status).toBe(503);
+    const spent: number = (await overview(admin)).budgets[0].spentUsd;
+    const raised = await eventually(async () => {
+      const found = await capAlerts();
+      return found.mails.length === 2 ? found : undefined;
+    }, 5000, 'the cap alert mails');
+    expect(raised.rows).toHaveLength(1);
+    expect(Number(raised.rows[0].spent_usd)).toBeCloseTo(spent, 8);
+    expect(spent).toBeGreaterThan(cap - cost * 3);
+    for (let i = 0; i < 3; i += 1) expect((await ask(t, 'customer-service', { query })).status).toBe(503);
+    expect((await capAlerts()).mails).toHaveLength(2);
+  });
+
   it('answers with the offline knowledge responder at a cap whose behaviour is "offline"', async () => {
     await setBudgets(admin, [{ scope: 'global', monthlyUsd: 0, onCap: 'offline' }]);
     const requestsBefore = mock.requests.length;

@@ -2,6 +2,8 @@ import { io } from 'socket.io-client';
 import request from 'supertest';
 import { ENABLED_VERTICAL_IDS } from '../src/shared/catalog/verticals';
 import type { ReplyData } from '../src/shared/contracts/chat';
+import { MAX_HISTORY_CHARS, MAX_HISTORY_ENTRIES } from '../src/conversations/history';
+import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { chatOverSocket, ClientSocket, connectClient, parseSse, startTestApp, TestApp } from './support/test-app';
 
 const SPEC_FIELDS = ['response', 'executionTime', 'confidence', 'vertical', 'agentsInvolved', 'a2aCompliant', 'optimization'];
@@ -99,7 +101,7 @@ describe('chat over the socket, /interact and SSE (offline knowledge responder)'
     expect(deltas.every((d) => d.data.requestId === requestId)).toBe(true);
   });
 
-  it('answers in the requested language and keeps the conversation history bounded', async () => {
+  it('answers in the requested language with a long conversation history', async () => {
     const history = Array.from({ length: 60 }, (_, i) => ({ type: i % 2 ? 'agent' : 'user', content: `message ${i} `.repeat(200) }));
     const res = await request(t.url)
       .post('/interact')
@@ -118,5 +120,32 @@ describe('chat over the socket, /interact and SSE (offline knowledge responder)'
     } finally {
       fresh.close();
     }
+  });
+});
+
+describe('the history a prompt gets', () => {
+  let mock: MockLlmServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    mock = await startMockLlmServer({ tokens: 3, delayMs: 1 });
+    t = await startTestApp({ openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl, seedSampleKnowledge: false });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  it('is bounded: the latest messages only, within the entry and character limits', async () => {
+    const history = Array.from({ length: 60 }, (_, i) => ({ type: i % 2 ? 'agent' : 'user', content: `message ${i} `.repeat(100) }));
+    await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'How long does shipping take?', conversationHistory: history }).expect(200);
+    const messages = mock.requests[0].messages!;
+    const earlier = messages.slice(1, -1);
+    expect(earlier.length).toBeGreaterThan(0);
+    expect(earlier.length).toBeLessThanOrEqual(MAX_HISTORY_ENTRIES);
+    expect(earlier.reduce((n, m) => n + String(m.content).length, 0)).toBeLessThanOrEqual(MAX_HISTORY_CHARS);
+    // The newest earlier message is the last one sent, right before the question.
+    expect(earlier[earlier.length - 1]).toEqual({ role: 'assistant', content: history[59].content });
+    expect(messages[messages.length - 1]).toEqual({ role: 'user', content: 'How long does shipping take?' });
   });
 });

@@ -354,7 +354,6 @@ describe.each(MODES)('kept conversations (%s)', (mode) => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await eventually(async () => (await storedMessages(t, turns[2].conversationId)).some((m) => m.content === 'Burst question 2'), 2000, 'the burst to be stored');
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(inserts()).toBe(1);
       for (const [i, turn] of turns.entries()) {
         expect((await storedMessages(t, turn.conversationId)).slice(-2)).toEqual([

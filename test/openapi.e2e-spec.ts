@@ -38,7 +38,7 @@ function expressRoutes(t: TestApp): string[] {
 
 interface MappedRoute {
   key: string;
-  reads: { body: boolean; query: boolean };
+  reads: { body: boolean; query: boolean; file: boolean };
 }
 
 /** Routes as Nest maps them, from the controllers' metadata, with the parameters each handler reads. */
@@ -54,7 +54,7 @@ function nestRoutes(t: TestApp): MappedRoute[] {
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const route = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler))].map((p) => p.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
         const args = Object.keys(Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}).map((key) => Number(key.split(':')[0]));
-        routes.push({ key: `${method} ${route}`, reads: { body: args.includes(RouteParamtypes.BODY), query: args.includes(RouteParamtypes.QUERY) } });
+        routes.push({ key: `${method} ${route}`, reads: { body: args.includes(RouteParamtypes.BODY), query: args.includes(RouteParamtypes.QUERY), file: args.includes(RouteParamtypes.FILE) } });
       }
     }
   }
@@ -132,6 +132,9 @@ describe('the OpenAPI document', () => {
       if (route.reads.body) {
         const body = schemaOf(doc, operation.requestBody?.content['application/json']?.schema);
         expect({ route: route.key, bodySchema: body?.type }).toEqual({ route: route.key, bodySchema: 'object' });
+      } else if (route.reads.file) {
+        const upload = schemaOf(doc, operation.requestBody?.content['multipart/form-data']?.schema);
+        expect({ route: route.key, uploadSchema: upload?.type }).toEqual({ route: route.key, uploadSchema: 'object' });
       } else {
         expect({ route: route.key, requestBody: operation.requestBody }).toEqual({ route: route.key, requestBody: undefined });
       }

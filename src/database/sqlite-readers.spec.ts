@@ -36,13 +36,18 @@ describe('SQLite read connections', () => {
     let writerDone = 0;
     let uncommitted: { key: string }[] = [];
     const started = performance.now();
+    let inserted!: () => void;
+    const insertedInTransaction = new Promise<void>((resolve) => (inserted = resolve));
     const write = writeTransaction(dataSource, async (manager) => {
       await manager.insert(Setting, { key: 'readers.spec', value: '"uncommitted"', updatedAt: Date.now() } as Setting);
-      await manager.query(LONG_STATEMENT);
+      const long = manager.query(LONG_STATEMENT);
+      inserted();
+      await long;
       writerDone = performance.now() - started;
     });
-    // Let the transaction begin and its long statement start.
-    await new Promise((r) => setTimeout(r, 30));
+    // The reads start once the uncommitted row is in and the long statement has been sent (not
+    // after a guessed delay: reads done before the transaction would prove nothing).
+    await insertedInTransaction;
     const reads = (async () => {
       for (let i = 0; i < 5; i += 1) {
         await readQuery(dataSource, 'SELECT 1 AS one');

@@ -20,6 +20,7 @@ export function budgetAlertMail(admin: { email: string; name: string }, alert: B
     `The budget "${alert.label}" (${alert.scope}) ${what}.`,
     '',
     `Spent in ${alert.month} (UTC): ${usd(alert.spentUsd)} of ${usd(alert.monthlyUsd)}.`,
+    ...(alert.threshold === 'cap' && alert.spentUsd < alert.monthlyUsd ? [`The rest, ${usd(alert.monthlyUsd - alert.spentUsd)}, is less than one more reply may cost.`] : []),
     '',
     'Change the limit or the behaviour at the cap in the admin console, Budgets tab.',
     '',

@@ -78,9 +78,9 @@ export function worstCaseCost(price: { inputPerMillion: number; outputPerMillion
  * holds its worst-case cost in the ledger (refused when that could pass a cap); when it ends, the
  * hold becomes what it really cost (usage event figures, price table). So the spend can pass a cap
  * only by what replies cost beyond their worst case (the prompt estimate's margin): with the
- * Redis ledger this holds across servers. At the soft threshold and at the cap, one mail to every
- * admin (outbox) and a console banner, once per budget, threshold and month whichever server sees
- * it first (budget_alerts' primary key). At a cap the budget's behaviour applies: refuse with a
+ * Redis ledger this holds across servers. At the soft threshold and at the cap (both judged on
+ * what was spent, never on holds), one mail to every admin (outbox) and a console banner, once
+ * per budget, threshold and month whichever server sees it first (budget_alerts' primary key). At a cap the budget's behaviour applies: refuse with a
  * message in the visitor's language, or answer with the offline responder.
  */
 @Injectable()
@@ -130,7 +130,11 @@ export class BudgetService {
     if (!reserved.ok) {
       const budget = budgets.get(reserved.scope)!;
       this.counter.count('budget', check.channel, now);
-      void this.raise(month, budget, 'cap', reserved.spent);
+      // The cap alert follows what was spent, never what running replies hold: refused only
+      // because a burst holds the rest of the budget, the cap is not reached (those replies may
+      // cost far less than their worst case). It is reached once what was spent leaves less than
+      // this reply's worst case.
+      if (capReachedBySpend(reserved.spent, amount, budget.monthlyUsd)) void this.raise(month, budget, 'cap', reserved.spent);
       if (budget.onCap === 'offline') return { offline: true, settle: async () => undefined };
       throw new AppError('budget_exhausted', budgetExhaustedMessage(check.language));
     }
@@ -289,6 +293,15 @@ export class BudgetService {
 /** Reads need no queue; kept as one name so a read right after an alert sees it (SQLite: after the queued write). */
 function queuedRead<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
   return queuedWrite(dataSource, work);
+}
+
+/**
+ * Whether a budget's cap is reached by what was spent (recorded costs): the spend is at the cap, or
+ * the rest is less than what the reply asking now may cost at worst. Holds of other replies still
+ * running do not count.
+ */
+export function capReachedBySpend(spentUsd: number, worstCaseUsd: number, capUsd: number): boolean {
+  return spentUsd >= capUsd || spentUsd + worstCaseUsd > capUsd;
 }
 
 export function labelOf(scope: string): string {

@@ -10,6 +10,8 @@ const MARK = /\[skipped: (.*)\]$/;
 class SkipReporter {
   constructor(globalConfig) {
     this.rootDir = globalConfig.rootDir;
+    // With -t, the tests left out by the name filter are reported as skipped too: not listed then.
+    this.filtered = Boolean(globalConfig.testNamePattern);
     /** reason -> file -> number of tests */
     this.skips = new Map();
   }
@@ -19,6 +21,7 @@ class SkipReporter {
     for (const assertion of result.testResults) {
       if (assertion.status !== 'pending' && assertion.status !== 'skipped') continue;
       const marked = assertion.ancestorTitles.map((t) => MARK.exec(t)).find(Boolean);
+      if (!marked && this.filtered) continue;
       const reason = marked ? marked[1] : 'skipped without a reason (it.skip or describe.skip in the file)';
       const files = this.skips.get(reason) ?? new Map();
       files.set(file, (files.get(file) ?? 0) + 1);

@@ -22,12 +22,14 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal;
   /** The body's contract; checked before sending. */
   contract?: z.ZodType;
+  /** A multipart body (a file upload), sent instead of `body`. */
+  form?: FormData;
 }
 
 /** A body refused by its contract, as the server would refuse it. */
@@ -53,8 +55,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   const response = await fetch(buildUrl(path, options.query), {
     method: options.method ?? 'GET',
     credentials: 'include',
-    headers: options.body !== undefined ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    // A FormData body sets its own multipart Content-Type (with the boundary).
+    headers: options.body !== undefined && !options.form ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+    body: options.form ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
     signal: options.signal,
   });
   let body: unknown = undefined;

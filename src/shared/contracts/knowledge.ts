@@ -4,7 +4,9 @@
  * the items the API returns (times as ISO strings: createdAt, updatedAt,
  * uploadedAt).
  *
- * Supporting documents: .txt, .json, .png, .jpg, .jpeg, at most 10 MB each
+ * Supporting documents: .txt, .json, .md, .png, .jpg, .jpeg, and documents converted to Markdown
+ * (.docx, .xlsx, .csv, .html, .htm, .pdf: the client converts them with POST
+ * /api/knowledge/import/file?preview=true and sends the Markdown as the content), at most 10 MB each
  * (decoded size); images arrive as base64 data URLs, text files as text. A wrong type is 415, too
  * large is 413, anything else malformed is 400.
  */
@@ -27,15 +29,24 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
 });
 
 /** The supporting documents accepted, by extension: canonical type, kind, other types browsers report. */
-export const ATTACHMENT_TYPES: Readonly<Record<string, { type: string; kind: 'text' | 'image'; aliases: readonly string[] }>> = Object.freeze({
+export const ATTACHMENT_TYPES: Readonly<Record<string, { type: string; kind: 'text' | 'image'; aliases: readonly string[]; converted?: true }>> = Object.freeze({
   '.txt': { type: 'text/plain', kind: 'text', aliases: [] },
   '.json': { type: 'application/json', kind: 'text', aliases: ['text/json'] },
+  '.md': { type: 'text/markdown', kind: 'text', aliases: ['text/x-markdown', 'text/plain'] },
+  '.markdown': { type: 'text/markdown', kind: 'text', aliases: ['text/x-markdown', 'text/plain'] },
+  // Stored as the Markdown they convert to (the content sent is that Markdown).
+  '.docx': { type: 'text/markdown', kind: 'text', aliases: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], converted: true },
+  '.xlsx': { type: 'text/markdown', kind: 'text', aliases: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], converted: true },
+  '.csv': { type: 'text/markdown', kind: 'text', aliases: ['text/csv'], converted: true },
+  '.html': { type: 'text/markdown', kind: 'text', aliases: ['text/html'], converted: true },
+  '.htm': { type: 'text/markdown', kind: 'text', aliases: ['text/html'], converted: true },
+  '.pdf': { type: 'text/markdown', kind: 'text', aliases: ['application/pdf'], converted: true },
   '.png': { type: 'image/png', kind: 'image', aliases: [] },
   '.jpg': { type: 'image/jpeg', kind: 'image', aliases: ['image/jpg', 'image/pjpeg'] },
   '.jpeg': { type: 'image/jpeg', kind: 'image', aliases: ['image/jpg', 'image/pjpeg'] },
 });
 /** Types the editor names as "not yet supported" (refused with 415). */
-export const NOT_YET_SUPPORTED_ATTACHMENTS = Object.freeze(['.pdf', '.doc', '.docx', '.xls', '.xlsx']);
+export const NOT_YET_SUPPORTED_ATTACHMENTS = Object.freeze(['.doc', '.xls']);
 
 /** ".PDF" -> ".pdf"; "" when the name has no extension. */
 export function extensionOf(name: string): string {
@@ -105,8 +116,8 @@ export const AttachmentInputSchema = z
     const ext = extensionOf(name);
     const accepted = ATTACHMENT_TYPES[ext];
     if (!accepted) {
-      const hint = NOT_YET_SUPPORTED_ATTACHMENTS.includes(ext) ? ' (PDF, DOC, DOCX and Excel attachments are not yet supported)' : '';
-      return fail('unsupported_media_type', `"${name}" is not an accepted attachment type: use .txt, .json, .png, .jpg or .jpeg${hint}`);
+      const hint = NOT_YET_SUPPORTED_ATTACHMENTS.includes(ext) ? ' (legacy .doc and .xls attachments are not yet supported: save them as .docx or .xlsx)' : '';
+      return fail('unsupported_media_type', `"${name}" is not an accepted attachment type: use .txt, .json, .md, .docx, .xlsx, .csv, .html, .pdf, .png, .jpg or .jpeg${hint}`);
     }
     if (input.type) {
       const declared = input.type.toLowerCase().split(';')[0].trim();

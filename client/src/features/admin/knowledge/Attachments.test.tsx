@@ -19,7 +19,7 @@ async function openNew(user: ReturnType<typeof renderTab>['user']) {
 }
 
 describe('supporting documents', () => {
-  it('the drop area takes several files (.txt .json .png .jpg .jpeg) and says PDF, DOC, DOCX and Excel are not yet supported', async () => {
+  it('the drop area takes several files (text, Markdown, documents converted by the server, images) and says legacy DOC and XLS are not yet supported', async () => {
     fakeKnowledgeServer();
     const { user } = renderTab();
     await openNew(user);
@@ -27,9 +27,9 @@ describe('supporting documents', () => {
     const input = addInput();
     expect(input).toHaveAttribute('type', 'file');
     expect(input).toHaveAttribute('multiple');
-    expect(input).toHaveAttribute('accept', '.txt,.json,.png,.jpg,.jpeg');
+    expect(input).toHaveAttribute('accept', '.txt,.json,.md,.markdown,.docx,.xlsx,.csv,.html,.htm,.pdf,.png,.jpg,.jpeg');
     expect(screen.getByText('Drag and drop files here, or click to choose')).toBeInTheDocument();
-    expect(screen.getByText('PDF, DOC, DOCX and Excel attachments are not yet supported.')).toBeInTheDocument();
+    expect(screen.getByText('Legacy DOC and XLS attachments are not yet supported.')).toBeInTheDocument();
   });
 
   it('lists added files with name and human-readable size, and saves images as data URLs and the rest as text', async () => {
@@ -63,12 +63,26 @@ describe('supporting documents', () => {
     expect(within(documents()).getByRole('listitem', { name: 'b.png' })).toBeInTheDocument();
   });
 
-  it.each(['manual.pdf', 'letter.doc', 'letter.docx', 'budget.xls', 'budget.xlsx'])("refuses %s with the 'not yet supported' message", async (name) => {
+  it('a Word attachment is converted by the server (nothing stored there) and saved as its Markdown, its own supporting document', async () => {
+    const server = fakeKnowledgeServer();
+    const markdown = '# Warranty claims\n\n1. Keep the receipt\n2. Call us';
+    server.on('POST /api/knowledge/import/file', () => ok({ fileName: 'warranty.docx', format: 'docx', stored: false, convertMs: 5, items: [{ title: 'Warranty', content: markdown, category: 'Uploaded', vertical: 'customer-service', tags: [] }] }, 201));
+    const { user } = renderTab();
+    await openNew(user);
+    await user.upload(addInput(), new File(['PK fake'], 'warranty.docx'));
+    await within(await screen.findByRole('list', { name: 'Supporting Documents' })).findByRole('listitem', { name: 'warranty.docx' });
+    expect(server.callsTo('POST /api/knowledge/import/file')[0].query).toMatchObject({ preview: 'true' });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Select a knowledge item to edit or create a new one');
+    expect(server.callsTo('POST /api/knowledge')[0].body.attachments).toEqual([{ name: 'warranty.docx', type: 'text/markdown', size: markdown.length, content: markdown }]);
+  });
+
+  it.each(['letter.doc', 'budget.xls'])("refuses the legacy %s with the 'not yet supported' message", async (name) => {
     fakeKnowledgeServer();
     const { user } = renderTab();
     await openNew(user);
     await user.upload(addInput(), new File(['%PDF-1.4 or PK...'], name));
-    await expectNotice(`"${name}": PDF, DOC, DOCX and Excel attachments are not yet supported.`);
+    await expectNotice(`"${name}": legacy DOC and XLS attachments are not yet supported. Save the file as .docx or .xlsx.`);
     expect(screen.getByText('No supporting documents yet.')).toBeInTheDocument();
   });
 
@@ -79,7 +93,7 @@ describe('supporting documents', () => {
     const limit = 10 * 1024 * 1024;
     await user.upload(addInput(), [new File(['GIF89a'], 'clip.gif'), new File([new Uint8Array(limit + 1)], 'huge.txt'), new File([new Uint8Array(limit)], 'exactly-10mb.txt'), textFile('ok.txt', 'fine')]);
     expect(noticeTexts()).toEqual([
-      '"clip.gif" is not a supported type. Use .txt, .json, .png, .jpg or .jpeg files.\n"huge.txt" is larger than 10MB, the limit for each file.',
+      '"clip.gif" is not a supported type. Use .txt, .json, .md, .docx, .xlsx, .csv, .html, .pdf, .png, .jpg or .jpeg files.\n"huge.txt" is larger than 10MB, the limit for each file.',
     ]);
     const list = await screen.findByRole('list', { name: 'Supporting Documents' });
     expect(await within(list).findByRole('listitem', { name: 'exactly-10mb.txt' })).toHaveTextContent('10 MB');

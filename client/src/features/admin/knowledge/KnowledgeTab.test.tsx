@@ -37,7 +37,7 @@ describe('KnowledgeTab: the list panel', () => {
     const filter = screen.getByRole('combobox', { name: 'Filter by vertical' });
     expect(filter).toHaveValue('all');
     expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Verticals', 'Customer Support', 'Employee Support', 'Legal Advisor', 'Sales Advisor']);
-    expect(screen.getByRole('region', { name: 'Quick Upload Document' })).toHaveTextContent('TXT, JSON, PDF');
+    expect(screen.getByRole('region', { name: 'Quick Upload Document' })).toHaveTextContent('TXT, JSON, PDF, DOCX, Markdown, HTML, CSV, XLSX');
     expect(screen.getByText(placeholder)).toBeInTheDocument();
     await screen.findByRole('list', { name: 'Knowledge Items' });
     // vertical and search are left out for 'all' and an empty search.

@@ -13,7 +13,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const input = () => within(screen.getByRole('region', { name: 'Quick Upload Document' })).getByLabelText('Upload a TXT, JSON or PDF document');
+const input = () => within(screen.getByRole('region', { name: 'Quick Upload Document' })).getByLabelText('Upload a TXT, JSON, PDF, DOCX, Markdown, HTML, CSV or XLSX document');
 const pdfFile = (name: string, pages: string[][]) => new File([makePdf(pages)], name, { type: 'application/pdf' });
 /** The review step: waits for it, optionally edits it, then creates. */
 async function confirmReview(user: ReturnType<typeof renderTab>['user'], button: string | RegExp = 'Create item') {
@@ -22,10 +22,10 @@ async function confirmReview(user: ReturnType<typeof renderTab>['user'], button:
 }
 
 describe('quick upload', () => {
-  it('offers TXT, JSON and PDF', () => {
+  it('offers TXT, JSON, PDF, DOCX, Markdown, HTML, CSV and XLSX', () => {
     fakeKnowledgeServer();
     renderTab();
-    expect(input()).toHaveAttribute('accept', '.txt,.json,.pdf');
+    expect(input()).toHaveAttribute('accept', '.txt,.json,.pdf,.docx,.md,.markdown,.html,.htm,.csv,.xlsx');
     expect(input()).not.toHaveAttribute('multiple');
   });
 
@@ -132,21 +132,47 @@ describe('quick upload', () => {
   });
 
   it.each([
-    ['budget.xlsx', 'Excel'],
-    ['budget.XLS', 'Excel'],
-    ['letter.docx', 'Word'],
-    ['letter.doc', 'Word'],
-  ])('refuses %s: not yet supported, suggests copy-paste, plain text or CSV-to-text, lists TXT, JSON, PDF', async (name, kind) => {
+    ['budget.XLS', 'Excel', 'xls', 'xlsx'],
+    ['letter.doc', 'Word', 'doc', 'docx'],
+  ])('refuses the legacy %s: not yet supported, suggests the newer format, copy-paste or plain text, lists the supported formats', async (name, kind, ext, newer) => {
     const server = fakeKnowledgeServer();
     const { user } = renderTab();
     await user.upload(input(), new File(['PK\u0003\u0004'], name));
     await waitFor(() => expect(noticeTexts()).toHaveLength(1));
     const message = noticeTexts()[0];
-    expect(message).toMatch(new RegExp(`^${kind} files are not yet supported\\.`));
+    expect(message.startsWith(`Legacy ${kind} files (.${ext}) are not yet supported.`)).toBe(true);
+    expect(message).toContain(`Save the file as .${newer} and upload that`);
     expect(message).toContain('Copy and paste the content');
     expect(message).toContain('Convert the file to plain text (.txt)');
-    expect(message).toContain('save as CSV and convert it to text');
-    expect(message).toContain('Supported formats: TXT, JSON, PDF');
+    expect(message).toContain('Supported formats: TXT, JSON, PDF, DOCX, Markdown, HTML, CSV, XLSX');
+    expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
+    expect(server.callsTo('POST /api/knowledge/import/file')).toHaveLength(0);
+  });
+
+  it('a Word file is converted by the server without storing it; the review shows the Markdown it became, and confirming creates it', async () => {
+    const server = fakeKnowledgeServer();
+    server.on('POST /api/knowledge/import/file', (_body, url) =>
+      ok({ fileName: 'gift-wrapping.docx', format: 'docx', stored: false, convertMs: 12, items: [{ title: 'Gift wrapping', content: '## Prices\n\n| Style | Price |\n| --- | --- |\n| Classic | $4 |', category: url.searchParams.get('category'), vertical: url.searchParams.get('vertical'), tags: ['uploaded', 'document', 'docx'] }] }, 201),
+    );
+    const { user } = renderTab();
+    await user.upload(input(), new File(['PK\u0003\u0004 fake docx'], 'gift-wrapping.docx'));
+    const dialog = await screen.findByRole('dialog', { name: 'Review upload: gift-wrapping.docx' });
+    expect(server.callsTo('POST /api/knowledge/import/file').map((c) => ({ query: c.query, file: c.body.fileName }))).toEqual([{ query: { vertical: 'customer-service', category: 'Uploaded', preview: 'true' }, file: 'gift-wrapping.docx' }]);
+    expect(within(dialog).getByLabelText('Title')).toHaveValue('Gift wrapping');
+    expect(within(dialog).getByText(/\| Classic \| \$4 \|/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Create item' }));
+    await expectNotice('Successfully uploaded: gift-wrapping.docx');
+    expect(server.callsTo('POST /api/knowledge').map((c) => c.body)).toEqual([
+      { title: 'Gift wrapping', content: '## Prices\n\n| Style | Price |\n| --- | --- |\n| Classic | $4 |', category: 'Uploaded', vertical: 'customer-service', tags: ['uploaded', 'document', 'docx'], attachments: [] },
+    ]);
+  });
+
+  it("a file the server refuses to convert gets the upload failure alert with the server's reason, and nothing is created", async () => {
+    const server = fakeKnowledgeServer();
+    server.on('POST /api/knowledge/import/file', () => fail(413, 'payload_too_large', '"bomb.docx" would unpack to more than 100 MB; it is refused as a possible zip bomb'));
+    const { user } = renderTab();
+    await user.upload(input(), new File(['PK'], 'bomb.docx'));
+    await expectNotice('Failed to upload file. Please try again.\n"bomb.docx" would unpack to more than 100 MB; it is refused as a possible zip bomb');
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 
@@ -154,7 +180,7 @@ describe('quick upload', () => {
     const server = fakeKnowledgeServer();
     const { user } = renderTab();
     await user.upload(input(), new File(['x'], 'photo.png', { type: 'image/png' }));
-    await expectNotice('"photo.png" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF');
+    await expectNotice('"photo.png" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF, DOCX, Markdown, HTML, CSV, XLSX');
     expect(server.callsTo('POST /api/knowledge')).toHaveLength(0);
   });
 

@@ -29,11 +29,16 @@ describe('supporting documents (checkAttachmentFile)', () => {
     ['photo.png', 'image/png', true],
     ['photo.JPG', 'image/jpeg', true],
     ['photo.jpeg', 'image/jpeg', true],
+    ['notes.md', 'text/markdown', false],
   ])('accepts %s as %s (image: %s)', (name, type, image) => {
-    expect(checkAttachmentFile({ name, size: 10 })).toEqual({ ok: true, type, image });
+    expect(checkAttachmentFile({ name, size: 10 })).toEqual({ ok: true, type, image, convert: false });
   });
 
-  it.each(['manual.pdf', 'letter.doc', 'letter.DOCX', 'sheet.xls', 'sheet.xlsx'])('notes %s as not yet supported', (name) => {
+  it.each(['manual.pdf', 'letter.DOCX', 'sheet.xlsx', 'prices.csv', 'page.html'])('accepts %s, converted to Markdown by the server', (name) => {
+    expect(checkAttachmentFile({ name, size: 10 })).toEqual({ ok: true, type: 'text/markdown', image: false, convert: true });
+  });
+
+  it.each(['letter.doc', 'sheet.xls'])('notes the legacy %s as not yet supported', (name) => {
     expect(checkAttachmentFile({ name, size: 10 })).toEqual({ ok: false, reason: 'not-yet-supported' });
   });
 
@@ -55,9 +60,9 @@ describe('quick upload (quickUploadKind)', () => {
     ['data.Json', 'text'],
     ['handbook.pdf', 'pdf'],
     ['HANDBOOK.PDF', 'pdf'],
-    ['budget.xlsx', 'excel'],
+    ['budget.xlsx', 'convert'],
     ['budget.XLS', 'excel'],
-    ['letter.docx', 'word'],
+    ['letter.docx', 'convert'],
     ['letter.Doc', 'word'],
     ['photo.png', 'unsupported'],
     ['pdf', 'unsupported'],

@@ -1,4 +1,5 @@
 import { KNOWLEDGE_VERTICAL_IDS } from '@shared/catalog/verticals';
+import { IMPORT_FORMATS_LABEL } from '@shared/contracts/knowledge-import';
 import { verticalName } from '../../../lib/vertical-names';
 
 /**
@@ -55,19 +56,21 @@ export const KNOWLEDGE = {
     closePreview: 'Close preview',
     add: 'Add supporting documents',
     dropPrompt: 'Drag and drop files here, or click to choose',
-    dropHint: 'TXT, JSON, PNG, JPG or JPEG, up to 10MB each. Several files at once are fine.',
-    notYetSupported: 'PDF, DOC, DOCX and Excel attachments are not yet supported.',
+    dropHint: 'TXT, JSON, Markdown, DOCX, XLSX, CSV, HTML, PDF, PNG, JPG or JPEG, up to 10MB each. Several files at once are fine.',
+    notYetSupported: 'Legacy DOC and XLS attachments are not yet supported.',
     reading: (count: number) => (count === 1 ? 'Reading 1 file...' : `Reading ${count} files...`),
     tooLarge: (name: string) => `"${name}" is larger than 10MB, the limit for each file.`,
-    unsupported: (name: string) => `"${name}" is not a supported type. Use .txt, .json, .png, .jpg or .jpeg files.`,
-    notYetSupportedFile: (name: string) => `"${name}": PDF, DOC, DOCX and Excel attachments are not yet supported.`,
+    unsupported: (name: string) => `"${name}" is not a supported type. Use .txt, .json, .md, .docx, .xlsx, .csv, .html, .pdf, .png, .jpg or .jpeg files.`,
+    notYetSupportedFile: (name: string) => `"${name}": legacy DOC and XLS attachments are not yet supported. Save the file as .docx or .xlsx.`,
+    converting: (name: string) => `Converting ${name}...`,
   },
 
   quickUpload: {
     title: 'Quick Upload Document',
-    choose: 'Upload a TXT, JSON or PDF document',
+    choose: 'Upload a TXT, JSON, PDF, DOCX, Markdown, HTML, CSV or XLSX document',
     prompt: 'Drop a file here or click to choose',
-    formats: 'TXT, JSON, PDF',
+    formats: IMPORT_FORMATS_LABEL,
+    converting: (name: string) => `Converting ${name}...`,
     busy: 'Uploading...',
     reading: (name: string) => `Reading ${name}...`,
     loadingParser: 'Loading the PDF reader...',
@@ -85,12 +88,12 @@ export const KNOWLEDGE = {
     createdSome: (created: number, total: number) => `${created} of ${total} items were created.`,
     columns: { title: 'Title', vertical: 'Vertical', category: 'Category', content: 'Content' },
     officeNotSupported: (kind: 'Excel' | 'Word') =>
-      `${kind} files are not yet supported. Please:\n` +
-      '1. Copy and paste the content into a new knowledge item, or\n' +
-      '2. Convert the file to plain text (.txt), or\n' +
-      '3. For spreadsheets, save as CSV and convert it to text.\n\n' +
-      'Supported formats: TXT, JSON, PDF',
-    unsupported: (name: string) => `"${name}" is not a supported file type.\n\nSupported formats: TXT, JSON, PDF`,
+      `Legacy ${kind} files (.${kind === 'Excel' ? 'xls' : 'doc'}) are not yet supported. Please:\n` +
+      `1. Save the file as .${kind === 'Excel' ? 'xlsx' : 'docx'} and upload that, or\n` +
+      '2. Copy and paste the content into a new knowledge item, or\n' +
+      '3. Convert the file to plain text (.txt); for spreadsheets, save as CSV.\n\n' +
+      `Supported formats: ${IMPORT_FORMATS_LABEL}`,
+    unsupported: (name: string) => `"${name}" is not a supported file type.\n\nSupported formats: ${IMPORT_FORMATS_LABEL}`,
   },
 
   confirmDelete: {

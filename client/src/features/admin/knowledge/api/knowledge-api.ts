@@ -5,6 +5,7 @@
  * id and no content keeps the stored file.
  */
 import { KnowledgeItemInputSchema, type KnowledgeAttachment, type KnowledgeItem, type KnowledgeItemInput } from '@shared/contracts/knowledge';
+import type { ImportedFile } from '@shared/contracts/knowledge-import';
 import { apiRequest, contractError } from '../../../../lib/api';
 
 export type { KnowledgeAttachment, KnowledgeItem, KnowledgeItemInput };
@@ -55,6 +56,16 @@ export const knowledgeApi = {
   },
   async update(id: string, item: KnowledgeItemInput): Promise<KnowledgeItem> {
     return (await apiRequest<Data<KnowledgeItem>>(`/api/knowledge/${encodeURIComponent(id)}`, { method: 'PUT', body: checked(item) })).data;
+  },
+  /**
+   * Converts a file on the server (DOCX, Markdown, HTML, CSV, XLSX, TXT, JSON, PDF) to Markdown
+   * items; with `preview` nothing is stored (the review step and supporting documents).
+   */
+  async importFile(file: File, params: { vertical: string; category?: string; preview?: boolean }): Promise<ImportedFile> {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    const query = { vertical: params.vertical, category: params.category, preview: params.preview ? 'true' : undefined };
+    return (await apiRequest<Data<ImportedFile>>('/api/knowledge/import/file', { method: 'POST', form, query })).data;
   },
   async remove(id: string): Promise<void> {
     await apiRequest(`/api/knowledge/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -1,7 +1,8 @@
 import { Loader2, Save, Trash2, UploadCloud, X } from 'lucide-react';
 import { getJurisdiction, JURISDICTIONS } from '@shared/catalog/jurisdictions';
 import { useId, useState, type FormEvent } from 'react';
-import type { KnowledgeItem, KnowledgeItemInput } from '../api/knowledge-api';
+import { ApiError } from '../../../../lib/api';
+import { knowledgeApi, type KnowledgeItem, type KnowledgeItemInput } from '../api/knowledge-api';
 import { ATTACHMENT_ACCEPT, checkAttachmentFile, parseTags, readAsDataUrl, readAsText } from '../files';
 import { KNOWLEDGE } from '../strings';
 import { AttachmentList, type DraftAttachment } from './AttachmentList';
@@ -41,6 +42,13 @@ export interface KnowledgeEditorProps {
 
 const A = KNOWLEDGE.attachments;
 
+/** A document's Markdown as the server converts it; a spreadsheet's parts under their own headings. */
+async function convertedText(file: File, vertical: string): Promise<string> {
+  const converted = await knowledgeApi.importFile(file, { vertical, preview: true });
+  if (converted.items.length === 1) return converted.items[0].content;
+  return converted.items.map((i) => `## ${i.title}\n\n${i.content}`).join('\n\n');
+}
+
 function problemText(name: string, reason: 'not-yet-supported' | 'unsupported' | 'too-large'): string {
   if (reason === 'too-large') return A.tooLarge(name);
   if (reason === 'not-yet-supported') return A.notYetSupportedFile(name);
@@ -74,24 +82,20 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
 
   const addFiles = async (files: File[]) => {
     const problems: string[] = [];
-    const accepted: Array<{ file: File; type: string; image: boolean }> = [];
+    const accepted: Array<{ file: File; type: string; image: boolean; convert: boolean }> = [];
     for (const file of files) {
       const check = checkAttachmentFile(file);
-      if (check.ok) accepted.push({ file, type: check.type, image: check.image });
+      if (check.ok) accepted.push({ file, type: check.type, image: check.image, convert: check.convert });
       else problems.push(problemText(file.name, check.reason));
     }
     if (problems.length) notify(problems.join('\n'));
     if (accepted.length === 0) return;
     setReading((n) => n + accepted.length);
     const results = await Promise.allSettled(
-      accepted.map(async ({ file, type, image }): Promise<DraftAttachment> => ({
-        id: nextLocalId(),
-        name: file.name,
-        type,
-        size: file.size,
-        content: image ? await readAsDataUrl(file) : await readAsText(file),
-        isNew: true,
-      })),
+      accepted.map(async ({ file, type, image, convert }): Promise<DraftAttachment> => {
+        const content = image ? await readAsDataUrl(file) : convert ? await convertedText(file, vertical) : await readAsText(file);
+        return { id: nextLocalId(), name: file.name, type, size: convert ? new Blob([content]).size : file.size, content, isNew: true };
+      }),
     );
     setReading((n) => n - accepted.length);
     const read = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -99,7 +103,8 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) {
       console.error('Failed to read attachment', ...failed.map((r) => (r as PromiseRejectedResult).reason));
-      notify(KNOWLEDGE.alerts.uploadFailed);
+      // A refused conversion says why (a zip bomb, a damaged workbook, a page without text).
+      notify([KNOWLEDGE.alerts.uploadFailed, ...failed.map((r) => ((r as PromiseRejectedResult).reason instanceof ApiError ? (r as PromiseRejectedResult).reason.message : '')).filter(Boolean)].join('\n'));
     }
   };
 

@@ -12,7 +12,7 @@ import { KNOWLEDGE } from '../strings';
 /** A parsed file waiting for the admin's review: one item, or one per element of a JSON array. */
 export interface UploadReview {
   fileName: string;
-  kind: 'text' | 'json' | 'pdf';
+  kind: 'text' | 'json' | 'pdf' | 'converted';
   drafts: KnowledgeItemInput[];
   /** The vertical and category of items that set none of their own. */
   defaults: { vertical: KnowledgeItemInput['vertical']; category: string };
@@ -87,6 +87,20 @@ export function useQuickUpload(options: { vertical: string; loadPdfJs: () => Pro
     if (kind === 'excel') return { alert: S.officeNotSupported('Excel') };
     if (kind === 'word') return { alert: S.officeNotSupported('Word') };
     if (kind === 'unsupported') return { alert: S.unsupported(file.name) };
+    if (kind === 'convert') {
+      // Converted on the server (nothing stored yet): the review shows the Markdown it became.
+      setProgress({ label: S.converting(file.name) });
+      const defaults = { vertical: uploadVertical(vertical), category: 'Uploaded' };
+      let converted: Awaited<ReturnType<typeof knowledgeApi.importFile>>;
+      try {
+        converted = await knowledgeApi.importFile(file, { ...defaults, preview: true });
+      } catch (error) {
+        console.error('Failed to convert file', error);
+        return { alert: withReason(A.uploadFailed, error) };
+      }
+      const drafts = converted.items.map((i) => ({ title: i.title, content: i.content, category: i.category, vertical: i.vertical as KnowledgeItemInput['vertical'], tags: i.tags, attachments: [] }));
+      return { review: { fileName: file.name, kind: 'converted', drafts, defaults } };
+    }
 
     setProgress({ label: S.reading(file.name) });
     const defaults = { vertical: uploadVertical(vertical), category: 'Uploaded', tags: kind === 'pdf' ? ['uploaded', 'document', 'pdf'] : ['uploaded', 'document'] };

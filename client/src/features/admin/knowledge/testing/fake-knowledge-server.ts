@@ -88,7 +88,9 @@ export function fakeKnowledgeServer(initial: KnowledgeItem[] = []) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const route = `${init?.method ?? 'GET'} ${url.pathname}`;
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    // A multipart upload is recorded as its file's name.
+    const form = init?.body instanceof FormData ? (init.body.get('file') as File | null) : null;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : form ? { fileName: form.name } : undefined;
     calls.push({ route, body, query: Object.fromEntries(url.searchParams) });
     const handler = overrides[route];
     const result = handler ? await handler(body, url) : builtIn(route, body, url);
