@@ -235,7 +235,7 @@ export function composeLocalAnswer(request: LlmRequest): string {
       .slice(0, share);
     if (sentences.length === 0) continue;
     budget -= sentences.length;
-    sections.push(`**${title}**\n${sentences.map((s) => s.text).join(' ')}`);
+    sections.push(`**${title}**\n\n${sentences.map((s) => s.text).join(' ')}`);
   }
   if (sections.length === 0) return none();
   // The passages are quoted as written: say in which language when it is not the reply's.
