@@ -17,17 +17,8 @@ import { securityHeaders } from './common/security-headers';
 import { AppLogger } from './common/app-logger';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
+import { BODY_LIMITS } from './shared/contracts/http';
 
-/** JSON bodies in general: chat requests, settings. */
-const JSON_BODY_LIMIT = '1mb';
-/**
- * Knowledge items carry their new attachments inline: up to 10 MB each, base64 (4/3 larger) or
- * JSON-escaped text; kept attachments are sent without content. 32 MB holds three full-size
- * text files in one save. A larger body is refused (413) from its Content-Length, before it is
- * read: parsing 60 MB of JSON held the event loop for up to 0.8 s on 2 busy cores (/health
- * stalled meanwhile).
- */
-const KNOWLEDGE_BODY_LIMIT = '32mb';
 const API_PREFIXES = ['/api/', '/interact', '/health', '/agents/', '/socket.io', '/a2a', '/mcp', '/.well-known/', '/widget/'];
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
@@ -84,8 +75,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // A2A and MCP check the key and read their JSON-RPC bodies themselves (errors as JSON-RPC).
   app.use(app.get(A2aHttp).router);
   app.use(app.get(McpHttp).router);
-  app.use('/api/knowledge', json({ limit: KNOWLEDGE_BODY_LIMIT }));
-  app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
+  // Body limits from the one table in the contracts (the OpenAPI document states the same). Not
+  // strict: a body of `null`, a string or a number is JSON, and its route's contract refuses it
+  // as "not a JSON object" (a strict parser called it "not valid JSON").
+  for (const limit of BODY_LIMITS) {
+    if (limit.prefix === '/socket.io') continue;
+    const parser = json({ limit: limit.bytes, strict: false });
+    if (limit.prefix === '/') app.use(parser);
+    else app.use(limit.prefix, parser);
+  }
   app.disable('x-powered-by');
   app.set('trust proxy', addresses.expressTrust);
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, credentials: true });

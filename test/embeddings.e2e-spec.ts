@@ -308,7 +308,7 @@ describe('POST /api/config/embeddings/test (one real embeddings call through the
     ['a base URL that is not http(s)', { baseUrl: 'ftp://x' }, 'Base URL must be an http or https URL'],
     ['a key with spaces', { apiKey: 'sk two words' }, 'API Key must not contain spaces'],
     ['an agent that is not an agent id', { keyFromAgent: 'Not An Id!' }, 'Agent must be an agent id'],
-    ['a body that is not an object', ['openai'], 'Send the request as a JSON object.'],
+    ['a body that is not an object', ['openai'], 'The request body must be a JSON object.'],
   ])('refuses %s with a 400 that says what to fix', async (_name, body, message) => {
     const res = await test(body).expect(400);
     expect(res.body).toMatchObject({ success: false, error: { code: 'validation_failed', message } });

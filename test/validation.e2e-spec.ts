@@ -9,7 +9,7 @@ const BAD_REQUESTS: { name: string; body: unknown; status: number; code: string 
   { name: 'an empty query', body: { query: '', vertical: 'hr' }, status: 400, code: 'query_empty' },
   { name: 'a whitespace query', body: { query: ' \n\t  ', vertical: 'hr' }, status: 400, code: 'query_empty' },
   { name: 'a missing query', body: { vertical: 'hr' }, status: 400, code: 'query_empty' },
-  { name: 'a 4,001-character query', body: { query: 'a'.repeat(4001), vertical: 'hr' }, status: 413, code: 'query_too_long' },
+  { name: 'a 4,001-character query', body: { query: 'a'.repeat(4001), vertical: 'hr' }, status: 400, code: 'query_too_long' },
   { name: 'legal without a jurisdiction', body: { query: 'Can I break my lease?', vertical: 'legal' }, status: 400, code: 'jurisdiction_required' },
   { name: 'legal US without a state', body: { query: 'Can I break my lease?', vertical: 'legal', jurisdiction: 'US' }, status: 400, code: 'jurisdiction_required' },
   { name: 'legal with an unknown jurisdiction', body: { query: 'Lease?', vertical: 'legal', jurisdiction: 'XX' }, status: 400, code: 'unknown_jurisdiction' },

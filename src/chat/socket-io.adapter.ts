@@ -8,6 +8,7 @@ import type { Server, ServerOptions, Socket } from 'socket.io';
 import { closeRedis } from '../common/redis-close';
 import { RedisOutageLog } from '../common/redis-outage-log';
 import type { AppConfig } from '../config/app-config';
+import { bodyLimitFor } from '../shared/contracts/http';
 
 /**
  * Socket.IO server setup: CORS from CORS_ORIGINS, and with REDIS_URL the Redis adapter, so an
@@ -28,7 +29,7 @@ export class AppSocketIoAdapter extends IoAdapter {
     const server: Server = super.createIOServer(port, {
       ...options,
       cors: this.config.corsOrigins.length > 0 ? { origin: this.config.corsOrigins, credentials: true } : undefined,
-      maxHttpBufferSize: 1e6,
+      maxHttpBufferSize: bodyLimitFor('/socket.io'),
       pingInterval: 20000,
       pingTimeout: 20000,
     });

@@ -1,6 +1,6 @@
 import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { ErrorCode, ErrorEnvelope } from '../shared/contracts/http';
+import { describeBytes, type ErrorCode, type ErrorEnvelope } from '../shared/contracts/http';
 import { AppError } from './app-error';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable';
 import { requestIdOf } from './request-id';
@@ -23,9 +23,9 @@ function describeLowLevel(error: { type?: string; status?: number; limit?: unkno
     case 'entity.parse.failed':
       return 'The request body is not valid JSON.';
     case 'entity.too.large': {
-      const mb = (bytes: unknown) => (typeof bytes === 'number' && Number.isFinite(bytes) ? `${Math.ceil(bytes / 1048576)} MB` : undefined);
-      const limit = mb(error.limit);
-      const length = mb(error.length);
+      const size = (bytes: unknown) => (typeof bytes === 'number' && Number.isFinite(bytes) ? describeBytes(bytes) : undefined);
+      const limit = size(error.limit);
+      const length = size(error.length);
       if (!limit) return 'The request body is too large.';
       return `The request body is too large${length ? ` (${length})` : ''}: at most ${limit} can be sent at once.`;
     }

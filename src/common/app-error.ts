@@ -7,7 +7,8 @@ import type { ErrorCode } from '../shared/contracts/http';
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   validation_failed: 400,
   query_empty: 400,
-  query_too_long: 413,
+  /** A field too long is the field's fault, not the request's size (413 is for bodies and files). */
+  query_too_long: 400,
   unknown_vertical: 400,
   vertical_disabled: 400,
   jurisdiction_required: 400,

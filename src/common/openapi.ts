@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/cookies';
 import { ROLES_EXTENSION } from '../auth/roles.decorator';
 import { DEFAULT_ROLES, ROLES, type Role } from '../shared/contracts/roles';
-import { ErrorEnvelopeSchema } from '../shared/contracts/http';
+import { bodyLimitFor, describeBytes, ErrorEnvelopeSchema } from '../shared/contracts/http';
 import { ADMIN_EVENT_ROLES, SOCKET_EVENTS, type AdminServerToClientEvents } from '../shared/contracts/socket';
 import { CONTRACT_SCHEMAS } from './contract';
 
@@ -91,7 +91,24 @@ const DESCRIPTION = [
   '`POST /interact` answers with the whole reply as JSON, or, with `Accept: text/event-stream`, streams it as server-sent events: `chat:delta` (`{requestId, text}`) frames, then one `chat:done` (`{requestId, data}`, data as in the JSON reply) or `chat:error` (`{requestId, code, message}`).',
 ].join('\n');
 
-type OperationWithRoles = { security?: unknown[]; responses?: Record<string, unknown>; description?: string; [ROLES_EXTENSION]?: Role[] };
+type OperationWithRoles = {
+  security?: unknown[];
+  responses?: Record<string, unknown>;
+  description?: string;
+  requestBody?: { description?: string; [BODY_LIMIT_EXTENSION]?: number };
+  [ROLES_EXTENSION]?: Role[];
+};
+
+/** The request body's byte limit (from BODY_LIMITS, as the body parsers enforce it), on the body and in words. */
+const BODY_LIMIT_EXTENSION = 'x-max-body-bytes';
+
+function statesBodyLimit(route: string, operation: OperationWithRoles, envelope: object): void {
+  const bytes = bodyLimitFor(route);
+  operation.requestBody![BODY_LIMIT_EXTENSION] = bytes;
+  const limit = `At most ${describeBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes) of JSON; a larger body is refused with 413 \`payload_too_large\` before it is read.`;
+  operation.requestBody!.description = [operation.requestBody!.description, limit].filter(Boolean).join(' ');
+  operation.responses!['413'] ??= { description: 'The request body, or a file in it, is too large.', ...envelope };
+}
 
 /** The document, built from the running app's controllers. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -110,9 +127,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // Routes under the document's session requirement answer 401 without a valid session, and 403
   // to a member whose role they do not accept (their roles: @Roles, or owners and admins).
   const envelope = { content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}ErrorEnvelope` } } } };
-  for (const operations of Object.values(document.paths)) {
+  for (const [route, operations] of Object.entries(document.paths)) {
     for (const operation of Object.values(operations) as Array<OperationWithRoles>) {
       if (typeof operation !== 'object' || !operation?.responses) continue;
+      if (operation.requestBody) statesBodyLimit(route, operation, envelope);
       const isPublic = Array.isArray(operation.security) && operation.security.some((r) => Object.keys(r as object).length === 0);
       const byKey = Array.isArray(operation.security) && operation.security.some((r) => 'apiKey' in (r as object));
       if (byKey) operation.responses['401'] ??= { description: 'No valid API key.', ...envelope };

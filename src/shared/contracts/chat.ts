@@ -22,7 +22,7 @@ export function tupleOf<T extends string>(values: readonly T[]): [T, ...T[]] {
 }
 
 const QUERY_EMPTY = coded('query_empty', 'Please type a question.');
-const QUERY_TOO_LONG = coded('query_too_long', `Questions can be at most ${MAX_QUERY_CHARS} characters long.`);
+const QUERY_TOO_LONG = coded('query_too_long', `The question can be at most ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters long.`);
 export const UNKNOWN_VERTICAL = coded('unknown_vertical', `Unknown vertical. Choose one of ${ENABLED_VERTICAL_IDS.join(', ')}.`);
 const NOT_YET = new Map(VERTICALS.filter((v) => !v.enabled).map((v) => [v.id as string, coded('vertical_disabled', `${v.name} is not available yet.`)]));
 

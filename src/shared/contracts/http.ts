@@ -110,3 +110,47 @@ export type AgentHealth = z.infer<typeof AgentHealthSchema>;
 /** GET /agents/health `data`. */
 export const AgentsHealthResponseSchema = z.object({ agents: z.array(AgentHealthSchema), overallHealth: HealthStatusSchema }).meta({ id: 'AgentsHealth' });
 export type AgentsHealthResponse = z.infer<typeof AgentsHealthResponseSchema>;
+
+// --- request body sizes -------------------------------------------------------------------------
+
+const MB = 1024 * 1024;
+
+/**
+ * The most bytes a request body may hold, by where it is sent: the one table the server's body
+ * parsers, the socket server and the OpenAPI document (`x-max-body-bytes` on each request body)
+ * read. A larger body is refused with 413 `payload_too_large` from its Content-Length, before it
+ * is read. The first entry whose prefix matches (the path itself or below it) applies.
+ */
+export const BODY_LIMITS = Object.freeze([
+  /**
+   * Knowledge items carry their new attachments inline: up to 10 MB each, base64 (4/3 larger) or
+   * JSON-escaped text; kept attachments are sent without content. 32 MB holds three full-size text
+   * files in one save. Parsing 60 MB of JSON held the event loop for up to 0.8 s on 2 busy cores.
+   */
+  { prefix: '/api/knowledge', bytes: 32 * MB, what: 'a knowledge item with its new attachments' },
+  /** One Socket.IO message (a `chat:send` with its history). */
+  { prefix: '/socket.io', bytes: 1_000_000, what: 'a Socket.IO message' },
+  /** Every other JSON body: chat requests (with their history), settings, sign-in. */
+  { prefix: '/', bytes: 1 * MB, what: 'a JSON request body' },
+] as const);
+
+/** The body limit of a path (`/api/knowledge/{id}` is under `/api/knowledge`, `/api/knowledge-gaps` is not). */
+export function bodyLimitFor(path: string): number {
+  const under = (prefix: string) => prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
+  return BODY_LIMITS.find((limit) => under(limit.prefix))!.bytes;
+}
+
+/**
+ * A byte count for people, in the binary units the limits are set in: "1 MB", "2.0 MB"
+ * (2,097,197 bytes), "32 MB", "512.5 KB", "900 bytes". Whole units have no decimals; others one,
+ * rounded down, so a size just over a limit never reads as the next unit up.
+ */
+export function describeBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return `${bytes} bytes`;
+  for (const [unit, size] of [['MB', MB], ['KB', 1024]] as const) {
+    if (bytes < size) continue;
+    if (bytes % size === 0) return `${(bytes / size).toLocaleString('en-US')} ${unit}`;
+    return `${(Math.floor((bytes / size) * 10) / 10).toFixed(1)} ${unit}`;
+  }
+  return `${bytes.toLocaleString('en-US')} ${bytes === 1 ? 'byte' : 'bytes'}`;
+}

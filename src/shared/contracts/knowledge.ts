@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { findSubRegion, getJurisdiction, JURISDICTIONS } from '../catalog/jurisdictions';
 import { ENABLED_VERTICAL_IDS, getVertical, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf } from './chat';
-import { body, coded, codedIssue, integer, text, timestamp, withArticle } from './rules';
+import { body, coded, text, timestamp, withArticle } from './rules';
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
   titleChars: 200,
@@ -79,6 +79,8 @@ function startsWithSignature(base64: string, type: string): boolean {
 }
 
 const TOO_LARGE = (name: string) => `"${name}" is larger than 10 MB`;
+const CONTENT_TOO_LARGE = coded('payload_too_large', 'Content must be at most 1 MB');
+const FILE_TOO_LARGE = coded('payload_too_large', 'The file is larger than 10 MB, the most an attachment can be');
 
 /** One supporting document as sent. New ones carry content; a kept one its id (content optional). */
 export const AttachmentInputSchema = z
@@ -89,8 +91,16 @@ export const AttachmentInputSchema = z
         // eslint-disable-next-line no-control-regex
         .overwrite((name) => name.replace(/[\\/\u0000-\u001f]/g, '_')),
       type: z.string({ error: 'The file type must be a MIME type such as text/plain' }).max(200, 'The file type is too long').nullish(),
-      /** Bytes; computed by the server from the content, so a sent value is only checked. */
-      size: integer('The file size', 0, KNOWLEDGE_LIMITS.attachmentBytes).optional(),
+      /**
+       * Bytes; computed by the server from the content, so a sent value is only checked: a file
+       * declared larger than the limit is refused as too large (413), like its content would be.
+       */
+      size: z
+        .number({ error: 'The file size must be a number' })
+        .int('The file size must be a whole number of bytes')
+        .min(0, 'The file size must be a whole number of bytes')
+        .max(KNOWLEDGE_LIMITS.attachmentBytes, FILE_TOO_LARGE)
+        .optional(),
       /** Text for .txt / .json, a base64 data URL for images; omit to keep a stored attachment. */
       content: z.string({ error: 'The attachment content must be text or a data URL' }).nullish(),
       uploadedAt: timestamp('The upload time').optional(),
@@ -157,23 +167,28 @@ const JURISDICTION_CHOICES = `Jurisdiction must be one of ${JURISDICTION_CODES}`
 export const KnowledgeItemInputSchema = body(
   {
     title: text('Title', KNOWLEDGE_LIMITS.titleChars, { required: true }).overwrite((t) => t.replace(/\s+/g, ' ')),
+    /**
+     * At most 1 MB of UTF-8. Every character is at least one byte, so the document states it as
+     * that many characters (maxLength), and the byte count is checked after.
+     */
     content: z
       .string({ error: 'Content must be text' })
+      .max(KNOWLEDGE_LIMITS.contentBytes, CONTENT_TOO_LARGE)
       .refine((c) => !c.includes('\u0000'), 'Content contains a character that cannot be stored (U+0000, NUL)')
-      .refine((c) => utf8Bytes(c) <= KNOWLEDGE_LIMITS.contentBytes, codedIssue('payload_too_large', () => 'Content must be at most 1 MB'))
+      .refine((c) => utf8Bytes(c) <= KNOWLEDGE_LIMITS.contentBytes, CONTENT_TOO_LARGE)
       .default(''),
     category: text('Category', KNOWLEDGE_LIMITS.categoryChars).default(''),
     vertical: z.enum(tupleOf<EnabledVerticalId>(ENABLED_VERTICAL_IDS), {
       error: (issue) => (issue.input === undefined ? 'Vertical is required' : `Vertical must be one of ${KNOWLEDGE_VERTICALS}`),
     }),
+    /** At most 20 as sent (what the document states); empty ones and repeats (any case) are then dropped. */
     tags: z
       .array(text('Each tag', KNOWLEDGE_LIMITS.tagChars), { error: 'Tags must be a list of text values' })
-      .max(200, `At most ${KNOWLEDGE_LIMITS.tags} tags are allowed`)
+      .max(KNOWLEDGE_LIMITS.tags, `At most ${KNOWLEDGE_LIMITS.tags} tags are allowed`)
       .transform((tags) => {
         const seen = new Set<string>();
         return tags.filter((tag) => tag !== '' && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()));
       })
-      .pipe(z.array(z.string()).max(KNOWLEDGE_LIMITS.tags, `At most ${KNOWLEDGE_LIMITS.tags} tags are allowed`))
       .default([]),
     attachments: z
       .array(AttachmentInputSchema, { error: 'Attachments must be a list' })

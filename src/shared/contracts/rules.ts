@@ -175,8 +175,11 @@ export function timestamp(label: string) {
 /** An ISO 8601 date-time in a response. */
 export const isoDateTime = z.iso.datetime({ offset: true });
 
+/** What a body that is not a JSON object (null, a list, a string, nothing) is told. */
+export const NOT_AN_OBJECT = 'The request body must be a JSON object.';
+
 /** A JSON object body; `message` when the body is something else (a list, a string, nothing). */
-export function body<T extends z.core.$ZodLooseShape>(shape: T, message = 'Send the request as a JSON object.') {
+export function body<T extends z.core.$ZodLooseShape>(shape: T, message = NOT_AN_OBJECT) {
   return z.object(shape, { error: message });
 }
 
