@@ -32,6 +32,7 @@ import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { TeamModule } from './team/team.module';
 import { WidgetModule } from './widget/widget.module';
 
 @Module({})
@@ -58,6 +59,7 @@ export class AppModule {
         LimitsModule,
         ApiKeysModule,
         A2aStoreModule,
+        TeamModule,
         WidgetModule,
       ],
       controllers: [InteractController, HealthController],

@@ -5,45 +5,13 @@
  * (the provider's call is aborted), GetTask / ListTasks afterwards, contexts as conversations, the
  * usage events' channel; the key checks (none, unknown, out of scope) and a budget cap.
  */
-import { ClientFactory, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { Role, TaskState, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import request from 'supertest';
+import { a2aClient, sourcesOfTask, textOfTask, userMessage } from './support/a2a-client';
 import { adminAgent, type AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { eventually, startTestApp, type TestApp } from './support/test-app';
-
-export function textOfTask(task: Task): string {
-  return task.artifacts.flatMap((a) => a.parts).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
-}
-
-export function sourcesOfTask(task: Task): Array<{ id: string; title: string }> {
-  const data = task.artifacts.flatMap((a) => a.parts).find((p) => p.content?.$case === 'data');
-  return data?.content?.$case === 'data' ? data.content.value.sources : [];
-}
-
-export function userMessage(text: string, extra: Partial<Message> = {}): SendMessageRequest {
-  return {
-    tenant: '',
-    message: { messageId: `m-${Math.random().toString(36).slice(2)}`, contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [], ...extra },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
-
-/** A fetch that sends the API key with every request (what an agent's own client does). */
-export function keyedFetch(key: string): typeof fetch {
-  return (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${key}`);
-    return fetch(input, { ...init, headers });
-  };
-}
-
-export async function a2aClient(url: string, key: string): Promise<Client> {
-  const fetchImpl = keyedFetch(key);
-  const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] } as never);
-  return factory.createFromUrl(url);
-}
 
 describe('A2A 1.0 (official SDK client)', () => {
   let mock: MockLlmServer;
@@ -144,6 +112,31 @@ describe('A2A 1.0 (official SDK client)', () => {
     expect(read.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(textOfTask(read).startsWith(pieces)).toBe(true);
     await expect(client.cancelTask({ tenant: '', id: taskId, metadata: undefined })).rejects.toThrow(/already ended/);
+  });
+
+  it('resumes a stream that was cut off with SubscribeToTask: the snapshot holds what the client had, the rest follows once', async () => {
+    const cut = new AbortController();
+    let taskId = '';
+    let had = '';
+    await expect(
+      (async () => {
+        for await (const event of client.sendMessageStream(userMessage('How do I reset my password? [mock:tokens=60;delay=20]'), { signal: cut.signal })) {
+          if (event.payload?.$case === 'task') taskId = event.payload.value.id;
+          if (event.payload?.$case === 'artifactUpdate') had += event.payload.value.artifact!.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+          if (had.length > 10) cut.abort();
+        }
+      })(),
+    ).rejects.toThrow();
+    const events: StreamResponse[] = [];
+    for await (const event of client.resubscribeTask({ tenant: '', id: taskId })) events.push(event);
+    const snapshot = events[0].payload?.$case === 'task' ? events[0].payload.value : undefined;
+    expect(snapshot?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(textOfTask(snapshot!).startsWith(had)).toBe(true);
+    const rest = events.slice(1).flatMap((e) => (e.payload?.$case === 'artifactUpdate' ? e.payload.value.artifact!.parts : [])).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+    const final = await client.getTask({ tenant: '', id: taskId });
+    expect(textOfTask(snapshot!) + rest).toBe(textOfTask(final));
+    // An ended task cannot be subscribed to: it is read with GetTask.
+    await expect(client.resubscribeTask({ tenant: '', id: taskId }).next()).rejects.toThrow(/has ended/);
   });
 
   it('takes the vertical and the jurisdiction from the metadata, and refuses a legal question without one', async () => {

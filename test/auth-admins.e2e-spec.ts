@@ -40,6 +40,7 @@ function adminCli(t: TestApp, args: string[], stdin = ''): Promise<{ code: numbe
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: t.config.dataDir, TS_NODE_TRANSPILE_ONLY: 'true' };
     if (t.config.databaseUrl) env.DATABASE_URL = t.config.databaseUrl;
     if (t.config.databaseSchema) env.DATABASE_SCHEMA = t.config.databaseSchema;
+    if (t.config.redisUrl) Object.assign(env, { REDIS_URL: t.config.redisUrl, REDIS_PREFIX: t.config.redisPrefix });
     const child = spawn(process.execPath, ['-r', 'ts-node/register', 'src/auth/admin-cli.ts', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -165,13 +166,13 @@ describe('admin users', () => {
     it('add, list, set-password and remove manage admins of the running server', async () => {
       const added = await adminCli(t, ['add', 'Ops@Example.com', '--name', 'Ops Team', '--password'], 'ops password 123\n');
       expect(added).toMatchObject({ code: 0 });
-      expect(added.stdout).toContain('Added ops@example.com (sign-in: password + code)');
+      expect(added.stdout).toContain('Added ops@example.com as owner (sign-in: password + code)');
       expect(added.stdout + added.stderr).not.toContain('ops password 123');
 
       const list = await adminCli(t, ['list']);
       expect(list.code).toBe(0);
-      expect(list.stdout).toMatch(/^admin@localhost\t-\tcode\t/m);
-      expect(list.stdout).toMatch(/^ops@example\.com\tOps Team\tpassword \+ code\t/m);
+      expect(list.stdout).toMatch(/^admin@localhost\t-\towner\tactive\tcode\t/m);
+      expect(list.stdout).toMatch(/^ops@example\.com\tOps Team\towner\tactive\tpassword \+ code\t/m);
 
       const session = await login(t, 'ops@example.com', 'ops password 123').expect(200);
       const cookie = String(session.headers['set-cookie']).split(';')[0];
@@ -194,7 +195,34 @@ describe('admin users', () => {
       await expect(dropped).resolves.toBe('io server disconnect'); // the periodic re-check ends its socket too
       socket.close();
       expect((await adminCli(t, ['list'])).stdout).not.toContain('ops@example.com');
-    }, 60000);
+    }, 240_000);
+
+    it('uses the team rules: roles, disable and enable, and the last enabled owner stays', async () => {
+      const added = await adminCli(t, ['add', 'vera@example.com', '--role', 'viewer', '--password'], 'vera password 123\n');
+      expect(added.stdout).toContain('Added vera@example.com as viewer');
+      const session = await login(t, 'vera@example.com', 'vera password 123').expect(200);
+      const cookie = String(session.headers['set-cookie']).split(';')[0];
+      await request(t.url).get('/api/config').set('Cookie', cookie).expect(403);
+
+      expect((await adminCli(t, ['set-role', 'vera@example.com', 'admin'])).stdout).toContain('vera@example.com is now admin.');
+      await request(t.url).get('/api/config').set('Cookie', cookie).expect(200);
+      expect((await adminCli(t, ['disable', 'vera@example.com'])).stdout).toContain('Disabled vera@example.com; their sessions have ended.');
+      await request(t.url).get('/api/auth/me').set('Cookie', cookie).expect(401);
+      await login(t, 'vera@example.com', 'vera password 123').expect(403);
+      await adminCli(t, ['enable', 'vera@example.com']);
+      await login(t, 'vera@example.com', 'vera password 123').expect(200);
+
+      const badRole = await adminCli(t, ['set-role', 'vera@example.com', 'root']);
+      expect(badRole.code).toBe(2);
+      expect(badRole.stderr).toContain('The role must be one of: owner, admin, agent, viewer');
+      // admin@localhost is the only owner now.
+      for (const args of [['set-role', 'admin@localhost', 'agent'], ['disable', 'admin@localhost'], ['remove', 'admin@localhost']]) {
+        const refused = await adminCli(t, args);
+        expect([args[0], refused.code, refused.stderr.trim()]).toEqual([args[0], 1, 'The team needs at least one enabled owner: make another member an owner first.']);
+      }
+      expect((await t.app.get(AdminUsersService).findByEmail('admin@localhost'))?.role).toBe('owner');
+      await adminCli(t, ['remove', 'vera@example.com']);
+    }, 240_000);
 
     it('refuses bad input with a message and a non-zero exit code', async () => {
       const short = await adminCli(t, ['add', 'weak@example.com', '--password'], 'too short\n');
@@ -209,6 +237,6 @@ describe('admin users', () => {
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('Usage: npm run admin');
       expect(await t.dataSource.getRepository(AdminUser).countBy({ email: 'weak@example.com' })).toBe(0);
-    }, 60000);
+    }, 240_000);
   });
 });

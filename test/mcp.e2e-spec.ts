@@ -3,18 +3,12 @@
  * tools, call search_knowledge, get_article and ask_assistant (through the chat pipeline: a usage
  * event with channel mcp), read an article resource; the key checks and the Origin check.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { adminAgent, type AdminAgent } from './support/admin-session';
+import { mcpClient } from './support/mcp-client';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
 import { eventually, startTestApp, type TestApp } from './support/test-app';
-
-export async function mcpClient(url: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
-  return client;
-}
 
 describe('MCP server (official SDK client)', () => {
   let mock: MockLlmServer;

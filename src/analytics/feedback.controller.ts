@@ -1,4 +1,4 @@
-import { Body, Controller, Post, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { Public } from '../auth/public.decorator';
 import { clientAddressOf } from '../common/client-address';
@@ -6,7 +6,6 @@ import { Contract } from '../common/contract';
 import { visitorKeyOf, visitorSecretFrom } from '../conversations/visitor-identity';
 import { FeedbackRequestSchema, FeedbackResultSchema, type FeedbackRequest, type FeedbackResult } from '../shared/contracts/analytics';
 import { FeedbackService } from './feedback.service';
-import { RetryAfterInterceptor } from './retry-after.interceptor';
 
 /**
  * POST /api/feedback: a visitor's thumbs up / down on an agent reply (public, rate-limited per
@@ -14,7 +13,6 @@ import { RetryAfterInterceptor } from './retry-after.interceptor';
  */
 @Public()
 @Controller('api/feedback')
-@UseInterceptors(RetryAfterInterceptor)
 export class FeedbackController {
   constructor(private readonly feedback: FeedbackService) {}
 

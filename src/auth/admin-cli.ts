@@ -2,16 +2,20 @@
  * Manages admins from the command line (works while the server runs):
  *
  *   npm run admin -- list
- *   npm run admin -- add <email> [--name "Full Name"] [--password] [--no-code]
+ *   npm run admin -- add <email> [--name "Full Name"] [--role owner|admin|agent|viewer] [--password] [--no-code]
  *   npm run admin -- set-password <email>
+ *   npm run admin -- set-role <email> <role>
+ *   npm run admin -- disable <email>   |   enable <email>
  *   npm run admin -- remove <email>
  *
  * It reads the same environment as the server (DATA_DIR or DATABASE_URL, ...). Passwords are
  * asked for without echo on a terminal, or read from the first line of standard input
  * (`printf '%s\n' "$PW" | npm run admin -- set-password a@b.c`); never from the command line,
  * where other users and shell history could see them. 12 to 128 characters.
- * Removing an admin ends their sessions at once (their sockets are dropped within
- * ADMIN_SOCKET_CHECK_MS).
+ * It goes through AdminUsersService, as the console's Team tab does, so the same rules hold: the
+ * last enabled owner cannot be removed, disabled or given another role. Disabling or removing a
+ * member ends their sessions at once; with REDIS_URL the servers are told at once and drop the
+ * member's /admin sockets, otherwise each server drops them within ADMIN_SOCKET_CHECK_MS.
  */
 import 'reflect-metadata';
 import * as readline from 'node:readline';
@@ -19,17 +23,25 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { ConfigError, loadConfig, passwordProblem } from '../config/app-config';
 import { openDataSource } from '../database/data-source';
+import { ROLES, UNKNOWN_ROLE, type Role } from '../shared/contracts/roles';
 import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
+import { SessionEvents } from './session-events';
 
 const USAGE = `Usage: npm run admin -- <command>
 
-  list                                          list the admins
-  add <email> [--name "Full Name"] [--password] [--no-code]
-                                                add an admin; --password asks for a password
-                                                (password sign-in), --no-code turns code sign-in off
+  list                                          list the members (role, status, sign-in methods)
+  add <email> [--name "Full Name"] [--role ROLE] [--password] [--no-code]
+                                                add a member (default role: owner); --password asks
+                                                for a password (password sign-in), --no-code turns
+                                                code sign-in off
   set-password <email>                          set a password (turns password sign-in on)
-  remove <email>                                remove an admin and end their sessions
+  set-role <email> <role>                       change a member's role
+  disable <email>                               disable a member and end their sessions
+  enable <email>                                enable a disabled member
+  remove <email>                                remove a member and end their sessions
+
+Roles: owner, admin, agent, viewer. The last enabled owner cannot be removed, disabled or demoted.
 
 Passwords are read without echo from the terminal, or from the first line of standard input.`;
 
@@ -44,7 +56,7 @@ interface Io {
 interface Parsed {
   command: string;
   args: string[];
-  flags: { name?: string; password: boolean; noCode: boolean };
+  flags: { name?: string; role?: Role; password: boolean; noCode: boolean };
 }
 
 function parse(argv: string[]): Parsed {
@@ -57,12 +69,22 @@ function parse(argv: string[]): Parsed {
       if (rest[i + 1] === undefined) throw new UsageError('--name needs a value');
       flags.name = rest[++i];
     } else if (arg.startsWith('--name=')) flags.name = arg.slice('--name='.length);
+    else if (arg === '--role' || arg.startsWith('--role=')) {
+      const value = arg === '--role' ? rest[++i] : arg.slice('--role='.length);
+      if (value === undefined) throw new UsageError('--role needs a value');
+      flags.role = roleOrThrow(value);
+    }
     else if (arg === '--password') flags.password = true;
     else if (arg === '--no-code') flags.noCode = true;
     else if (arg.startsWith('--')) throw new UsageError(`Unknown option ${arg}`);
     else args.push(arg);
   }
   return { command, args, flags };
+}
+
+function roleOrThrow(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value)) throw new UsageError(UNKNOWN_ROLE);
+  return value as Role;
 }
 
 function oneEmail(args: string[], command: string): string {
@@ -85,15 +107,16 @@ function methodsOf(user: { passwordLogin: boolean; otpLogin: boolean }): string 
   return [user.passwordLogin ? 'password' : '', user.otpLogin ? 'code' : ''].filter(Boolean).join(' + ') || 'none';
 }
 
-export async function runAdminCli(argv: string[], dataSource: DataSource, io: Io): Promise<number> {
+export async function runAdminCli(argv: string[], dataSource: DataSource, io: Io, events?: SessionEvents): Promise<number> {
   const { command, args, flags } = parse(argv);
-  const users = new AdminUsersService(dataSource, dataSource.getRepository(AdminUser));
+  const users = new AdminUsersService(dataSource, dataSource.getRepository(AdminUser), events);
   switch (command) {
     case 'list': {
       const all = await users.list();
       if (all.length === 0) io.out('No admins.');
       for (const user of all) {
-        io.out(`${user.email}\t${user.name || '-'}\t${methodsOf(user)}\tadded ${new Date(user.createdAt).toISOString()}`);
+        const status = user.disabledAt === null ? 'active' : 'disabled';
+        io.out(`${user.email}\t${user.name || '-'}\t${user.role}\t${status}\t${methodsOf(user)}\tadded ${new Date(user.createdAt).toISOString()}`);
       }
       return 0;
     }
@@ -101,8 +124,8 @@ export async function runAdminCli(argv: string[], dataSource: DataSource, io: Io
       const email = oneEmail(args, 'add');
       if (flags.noCode && !flags.password) throw new UsageError('--no-code needs --password (an admin needs a way to sign in)');
       const password = flags.password ? await askPassword(io) : undefined;
-      const user = await users.create({ email, name: flags.name, password, otpLogin: !flags.noCode });
-      io.out(`Added ${user.email} (sign-in: ${methodsOf(user)}).`);
+      const user = await users.create({ email, name: flags.name, password, otpLogin: !flags.noCode, role: flags.role ?? 'owner' });
+      io.out(`Added ${user.email} as ${user.role} (sign-in: ${methodsOf(user)}).`);
       return 0;
     }
     case 'set-password': {
@@ -110,6 +133,19 @@ export async function runAdminCli(argv: string[], dataSource: DataSource, io: Io
       if (!(await users.findByEmail(email))) throw new AppError('not_found', `No admin has the email ${email.trim().toLowerCase()}.`);
       const user = await users.setPassword(email, await askPassword(io));
       io.out(`Password set for ${user.email} (sign-in: ${methodsOf(user)}).`);
+      return 0;
+    }
+    case 'set-role': {
+      if (args.length !== 2) throw new UsageError('set-role needs an email and a role');
+      const role = roleOrThrow(args[1]);
+      const { after } = await users.change(await users.idOf(args[0]), { role });
+      io.out(`${after.email} is now ${after.role}.`);
+      return 0;
+    }
+    case 'disable':
+    case 'enable': {
+      const { after } = await users.change(await users.idOf(oneEmail(args, command)), { disabled: command === 'disable' });
+      io.out(command === 'disable' ? `Disabled ${after.email}; their sessions have ended.` : `Enabled ${after.email}.`);
       return 0;
     }
     case 'remove': {
@@ -176,9 +212,14 @@ async function main(): Promise<void> {
     return;
   }
   let dataSource: DataSource | undefined;
+  let events: SessionEvents | undefined;
   try {
-    dataSource = await openDataSource(loadConfig());
-    process.exitCode = await runAdminCli(argv, dataSource, io);
+    const config = loadConfig();
+    dataSource = await openDataSource(config);
+    // Tells the running servers (through Redis) to drop the sockets of a member disabled or removed here.
+    events = new SessionEvents(config);
+    await events.startPublisher().catch(() => undefined);
+    process.exitCode = await runAdminCli(argv, dataSource, io, events);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${USAGE}`);
@@ -191,6 +232,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
+    await events?.close().catch(() => undefined);
     if (dataSource?.isInitialized) await dataSource.destroy();
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { SecondFactorProof } from './second-factor/second-factor.service';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -25,7 +25,6 @@ import { ACCESS } from '../shared/contracts/roles';
 import { Public, SessionStages } from './public.decorator';
 import { Roles } from './roles.decorator';
 import { clientInfo, RequestAuthenticator } from './request-authenticator';
-import { RetryAfterInterceptor } from './retry-after.interceptor';
 import type { AdminAuth, IssuedSession } from './session.service';
 
 /**
@@ -36,7 +35,6 @@ import type { AdminAuth, IssuedSession } from './session.service';
  * code sign-ins, and finishes with verify-totp; one who must set one up first, `secondFactor: 'enrol'`.
  */
 @Controller('api/auth')
-@UseInterceptors(RetryAfterInterceptor)
 export class AuthController {
   constructor(
     private readonly auth: AuthService,

@@ -17,6 +17,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   conflict: 409,
+  /** Something that existed and is no longer usable (a used or expired invitation link). */
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -57,6 +57,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed (another origin, or an email that may not sign in).',
   404: 'Not found.',
   409: 'Conflicts with what exists.',
+  410: 'No longer usable (used, withdrawn or expired).',
   413: 'Too large.',
   415: 'Unsupported media type.',
   429: 'Too many requests; see Retry-After.',

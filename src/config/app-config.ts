@@ -66,6 +66,8 @@ export interface AppConfig {
   cookieSecure?: boolean;
   /** Sender of the app's mail (one-time codes). */
   mailFrom: string;
+  /** Where people reach the app (PUBLIC_URL), for links in mail; unset: the address the request came to. */
+  publicUrl?: string;
   /** How often each server re-enqueues outbox mail that is still pending (ms). */
   outboxSweepMs: number;
   /** Sign-in requests (check-methods, login-password, request-otp, verify-otp) one IP may make per 15 minutes. */
@@ -236,6 +238,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     adminName,
     cookieSecure,
     mailFrom,
+    publicUrl: r.url('PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
     outboxSweepMs: r.int('OUTBOX_SWEEP_MS', 30000, 100, 3_600_000),
     signInIpLimit: r.int('SIGN_IN_IP_LIMIT', 100, 1, 1_000_000),
     adminSocketCheckMs: r.int('ADMIN_SOCKET_CHECK_MS', 60000, 100, 3_600_000),

@@ -22,3 +22,8 @@ export function formatFileSize(bytes: number): string {
   }
   return `${value} ${SIZE_UNITS[unit]}`;
 }
+
+/** A 0-1 fraction as a percent: 0.734 -> "73%"; with one decimal, 0.9655 -> "96.6%". */
+export function formatPercent(fraction: number, decimals = 0): string {
+  return `${(fraction * 100).toFixed(decimals)}%`;
+}

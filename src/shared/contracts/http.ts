@@ -18,6 +18,7 @@ export const ERROR_CODES = Object.freeze([
   'unauthorized',
   'forbidden',
   'conflict',
+  'gone',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDollars, formatMs, formatPercent, successLevel, verticalLabel } from './format';
+import { formatPercent } from '../../../lib/format';
+import { formatCount, formatDollars, formatMs, successLevel, verticalLabel } from './format';
 
 describe('analytics formats', () => {
   it('shows dollars with 2 decimals and rounded milliseconds, or - when absent', () => {
@@ -16,7 +17,8 @@ describe('analytics formats', () => {
     expect(successLevel(0.02)).toBe('warning');
     expect(successLevel(0.0499)).toBe('warning');
     expect(successLevel(0.05)).toBe('bad');
-    expect(formatPercent(1 - 0.0345)).toBe('96.5%');
+    expect(formatPercent(1 - 0.0345, 1)).toBe('96.5%');
+    expect(formatPercent(0.734)).toBe('73%');
   });
 
   it('shows a vertical by its catalog name, as the chat page does', () => {

@@ -18,10 +18,6 @@ export function formatMs(ms: number | null | undefined): string {
   return ms === null || ms === undefined || !Number.isFinite(ms) ? '-' : `${Math.round(ms)}ms`;
 }
 
-/** A 0-1 fraction as a percent with one decimal. */
-export function formatPercent(fraction: number): string {
-  return `${(fraction * 100).toFixed(1)}%`;
-}
 
 export type SuccessLevel = 'good' | 'warning' | 'bad';
 

@@ -1,7 +1,6 @@
 import { getLanguageByCode } from '@shared/catalog/languages';
-import { getVertical } from '@shared/catalog/verticals';
 
-export const verticalName = (id: string) => getVertical(id)?.name ?? id;
+export { verticalName } from '../../../lib/vertical-names';
 export const languageName = (code: string | null) => (code ? (getLanguageByCode(code)?.name ?? code) : '');
 
 /** "12 Mar, 14:05" (this year) or "12 Mar 2024, 14:05": when a conversation or question happened. */
@@ -12,5 +11,3 @@ export function formatWhen(iso: string, now = new Date()): string {
   return date.toLocaleString(undefined, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }), hour: '2-digit', minute: '2-digit' });
 }
 
-/** 0.734 -> "73%". */
-export const formatPercent = (value: number) => `${Math.round(value * 100)}%`;

@@ -26,12 +26,13 @@ export function nameWithoutExtension(name: string): string {
   return dot <= 0 ? name : name.slice(0, dot);
 }
 
-/** Comma-separated tags: trimmed, empties dropped. */
+/** Comma-separated tags: trimmed, empties and repeats (any case) dropped, as the server keeps them. */
 export function parseTags(text: string): string[] {
+  const seen = new Set<string>();
   return text
     .split(',')
     .map((tag) => tag.trim())
-    .filter((tag) => tag !== '');
+    .filter((tag) => tag !== '' && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()) !== undefined);
 }
 
 export type AttachmentCheck =

@@ -1,5 +1,6 @@
 import type { AgentPerformanceRow } from '@shared/contracts/analytics';
-import { formatCount, formatDollars, formatMs, formatPercent } from '../format';
+import { formatPercent } from '../../../../lib/format';
+import { formatCount, formatDollars, formatMs } from '../format';
 import { ANALYTICS } from '../strings';
 import { SuccessRateBadge } from './SuccessRateBadge';
 
@@ -39,7 +40,7 @@ export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerform
                 <td data-label={C.successRate}>
                   <SuccessRateBadge errorRate={row.errorRate} />
                 </td>
-                <td className="num answered-cell" data-label={C.answered}>{row.answeredRate === null ? ANALYTICS.missing : formatPercent(row.answeredRate)}</td>
+                <td className="num answered-cell" data-label={C.answered}>{row.answeredRate === null ? ANALYTICS.missing : formatPercent(row.answeredRate, 1)}</td>
                 <td className="num" data-label={C.avgResponse}>{formatMs(row.averageResponseTime)}</td>
                 <td className="num" data-label={C.cost}>{formatDollars(row.totalCost, 4)}</td>
                 <td className="num" data-label={C.tokens}>{formatCount(row.totalTokensUsed)}</td>
@@ -48,7 +49,7 @@ export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerform
                     ANALYTICS.missing
                   ) : (
                     <span>
-                      {formatPercent(row.helpfulRate)} <span className="helpful-votes">({ANALYTICS.agents.votes(votes)})</span>
+                      {formatPercent(row.helpfulRate, 1)} <span className="helpful-votes">({ANALYTICS.agents.votes(votes)})</span>
                     </span>
                   )}
                 </td>

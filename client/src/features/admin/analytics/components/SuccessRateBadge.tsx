@@ -1,4 +1,5 @@
-import { formatPercent, successLevel } from '../format';
+import { formatPercent } from '../../../../lib/format';
+import { successLevel } from '../format';
 
 const COLOUR = { good: 'green', warning: 'yellow', bad: 'red' } as const;
 const TONE = { good: 'is-ok', warning: 'is-warn', bad: 'is-danger' } as const;
@@ -9,7 +10,7 @@ export function SuccessRateBadge({ errorRate }: { errorRate: number }) {
   const colour = COLOUR[level];
   return (
     <span className={`success-badge tone ${TONE[level]}`} data-colour={colour}>
-      {formatPercent(1 - errorRate)}
+      {formatPercent(1 - errorRate, 1)}
     </span>
   );
 }

@@ -1,6 +1,7 @@
 import type { PerformanceAnalytics, SystemAnalytics } from '@shared/contracts/analytics';
 import { Activity, BookCheck, DollarSign, Hash, MessagesSquare, MessageSquareText, ShieldAlert, Timer, type LucideIcon } from 'lucide-react';
-import { formatCount, formatDollars, formatMs, formatPercent } from '../format';
+import { formatPercent } from '../../../../lib/format';
+import { formatCount, formatDollars, formatMs } from '../format';
 import { ANALYTICS } from '../strings';
 
 interface Card {
@@ -31,7 +32,7 @@ export function SummaryCards({ system, performance }: { system: SystemAnalytics;
       icon: MessageSquareText,
       tone: 'legal',
     },
-    { label: ANALYTICS.cards.answeredRate, value: system.answeredRate === null ? ANALYTICS.missing : formatPercent(system.answeredRate), icon: BookCheck, tone: 'ok' },
+    { label: ANALYTICS.cards.answeredRate, value: system.answeredRate === null ? ANALYTICS.missing : formatPercent(system.answeredRate, 1), icon: BookCheck, tone: 'ok' },
     {
       label: ANALYTICS.cards.limited,
       value: formatCount(system.limitedRequests.total),

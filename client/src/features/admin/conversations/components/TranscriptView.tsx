@@ -2,7 +2,8 @@ import type { ConversationTranscript, TranscriptMessage } from '@shared/contract
 import { formatDuration } from '../../../../lib/format';
 import { Download, ThumbsDown, ThumbsUp, X } from 'lucide-react';
 import { conversationsApi } from '../api/conversations-api';
-import { formatPercent, formatWhen, languageName, verticalName } from '../format';
+import { formatPercent } from '../../../../lib/format';
+import { formatWhen, languageName, verticalName } from '../format';
 import { CONVERSATIONS } from '../strings';
 
 const T = CONVERSATIONS.transcript;
