@@ -13,6 +13,7 @@ import { VisitorIdentity } from './conversations/visitor-identity';
 import { setupApiDocs } from './common/openapi';
 import { ClientAddressResolver } from './common/client-address';
 import { requestIdMiddleware } from './common/request-id';
+import { securityHeaders } from './common/security-headers';
 import { AppLogger } from './common/app-logger';
 import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
@@ -48,6 +49,8 @@ function serveClient(app: NestExpressApplication, clientDir: string): void {
     return;
   }
   const visitors = app.get(VisitorIdentity);
+  // The widget's iframe page is served only at /widget/{id}, with its frame-ancestors.
+  app.use('/widget-frame/widget.html', (_req: Request, res: Response) => res.status(404).end());
   app.useStaticAssets(clientDir, { index: false, maxAge: '1h', setHeaders: (res, file) => {
     if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   } });
@@ -69,6 +72,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     // A failed start rejects (main.ts says why, e.g. the database it could not reach) instead of Nest exiting the process itself.
     abortOnError: false,
   });
+  // CSP, nosniff and the referrer policy on every response, errors and static files included.
+  app.use(securityHeaders);
   app.use(requestIdMiddleware);
   // Who each request comes from, decided once (TRUST_PROXY says whose X-Forwarded-* count).
   const addresses = app.get(ClientAddressResolver);

@@ -12,26 +12,10 @@ import { io } from 'socket.io-client';
 import request from 'supertest';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { chatOverSocket, ClientSocket, startTestApp, TestApp } from './support/test-app';
+import { WIDGET_HOST, widgetSettings } from './support/widgets';
 
-const HOST = 'http://127.0.0.1:4100';
+const HOST = WIDGET_HOST;
 const OTHER = 'http://127.0.0.1:4200';
-
-export function widgetSettings(overrides: Record<string, unknown> = {}) {
-  return {
-    name: 'Help centre',
-    allowedOrigins: [HOST, 'https://*.example.com'],
-    verticals: ['customer-service', 'sales'],
-    defaultVertical: 'customer-service',
-    greeting: 'Hi! Ask us anything.',
-    color: '#1E3A8A',
-    textColor: '#ffffff',
-    position: 'bottom-right',
-    defaultLanguage: 'en',
-    launcherLabel: 'Chat with us',
-    requireIdentity: false,
-    ...overrides,
-  };
-}
 
 function widgetSocket(url: string, auth: Record<string, unknown>, origin?: string): Promise<ClientSocket> {
   return new Promise((resolve, reject) => {
@@ -143,13 +127,13 @@ describe('Widgets', () => {
   it('serves the iframe page with frame-ancestors of the allowed origins; unknown and deleted ids get a 404 page', async () => {
     const { widget } = await create();
     const page = await request(t.url).get(`/widget/${widget.id}`).expect(200);
-    expect(page.headers['content-security-policy']).toBe(`frame-ancestors ${HOST} https://*.example.com`);
+    expect(page.headers['content-security-policy']).toBe(`frame-ancestors 'self' ${HOST} https://*.example.com`);
     expect(page.headers['set-cookie']).toBeUndefined();
     expect(page.text).toContain('<div id="root">');
     await admin.put(`/api/widgets/${widget.id}`).send(widgetSettings({ allowedOrigins: [OTHER] })).expect(200);
-    expect((await request(t.url).get(`/widget/${widget.id}`)).headers['content-security-policy']).toBe(`frame-ancestors ${OTHER}`);
+    expect((await request(t.url).get(`/widget/${widget.id}`)).headers['content-security-policy']).toBe(`frame-ancestors 'self' ${OTHER}`);
     await admin.put(`/api/widgets/${widget.id}`).send(widgetSettings({ allowedOrigins: [] })).expect(200);
-    expect((await request(t.url).get(`/widget/${widget.id}`)).headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect((await request(t.url).get(`/widget/${widget.id}`)).headers['content-security-policy']).toBe("frame-ancestors 'self'");
 
     const unknown = await request(t.url).get('/widget/not-a-widget').expect(404);
     expect(unknown.text).toContain('This chat is not available');

@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../common/app-error';
 import { RATE_LIMITER, RateLimiter, RateLimitRule } from '../common/rate-limit/rate-limiter';
 import { APP_CONFIG, AppConfig, normalizeEmail, PASSWORD_MAX_LENGTH } from '../config/app-config';
-import type { AuthUser } from '../shared/contracts/auth';
+import { OTP_RESEND_SECONDS, type AuthUser } from '../shared/contracts/auth';
 import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
 import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError, RateLimitedWhat } from './auth.errors';
@@ -46,7 +46,7 @@ export const SIGN_IN_RULES = {
   passwordPerAddress: { limit: 10, windowMs: 15 * MINUTE },
   codeChecksPerAddress: { limit: 10, windowMs: 15 * MINUTE },
   totpChecksPerAddress: { limit: 10, windowMs: 15 * MINUTE },
-  codeBurstPerAddress: { limit: 1, windowMs: 30_000 },
+  codeBurstPerAddress: { limit: 1, windowMs: OTP_RESEND_SECONDS * 1000 },
   codeHourlyPerAddress: { limit: 10, windowMs: 60 * MINUTE },
   /** Failed password and code tries on one email from all addresses, since its last sign-in. */
   failuresPerEmail: { limit: UNCAPPED, windowMs: DAY, spacing: { after: 10, baseMs: 1000, maxMs: 5 * MINUTE } },

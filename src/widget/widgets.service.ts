@@ -94,9 +94,12 @@ export function toPublicWidget(row: WidgetRow): PublicWidget {
   };
 }
 
-/** The CSP source list for frame-ancestors: the widget's origins (wildcards as CSP writes them). */
+/**
+ * The CSP source list for frame-ancestors: the assistant itself (the console's live preview) and
+ * the widget's origins (wildcards as CSP writes them).
+ */
 export function frameAncestorsOf(row: WidgetRow): string {
-  return row.allowedOrigins.length > 0 ? row.allowedOrigins.join(' ') : "'none'";
+  return ["'self'", ...row.allowedOrigins].join(' ');
 }
 
 @Injectable()

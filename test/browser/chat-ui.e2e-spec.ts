@@ -68,7 +68,7 @@ async function finished(page: Page): Promise<void> {
 
 /** Serious and critical axe-core violations on the page as it is now. */
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
+  await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(async () => {
     const g = globalThis as unknown as BrowserGlobals;
     const run = await g.axe.run(g.document, { resultTypes: ['violations'] });

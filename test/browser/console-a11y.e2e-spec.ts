@@ -31,7 +31,7 @@ interface Violation {
 
 /** axe-core's serious and critical violations on the page as it is now. */
 async function seriousViolations(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ content: AXE_SOURCE });
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(
     `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 6).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n').slice(1, 2).join('')) })))`,
   )) as Violation[];

@@ -21,6 +21,9 @@ export type NotifyOptions = Partial<Pick<Notice, 'tone' | 'action' | 'timeoutMs'
 
 let lastId = 0;
 
+/** At most this many notices show at once. */
+export const MAX_NOTICES = 3;
+
 /**
  * In-page notices (toasts) instead of `window.alert`: the page stays usable, screen readers hear
  * them, and a notice may carry one action. Errors stay 20 s, the others 8 s, unless told otherwise;
@@ -32,7 +35,9 @@ export function useNotices() {
   const notify = useCallback((text: string, options: NotifyOptions = {}) => {
     const tone = options.tone ?? 'info';
     const notice: Notice = { id: ++lastId, text, tone, action: options.action, timeoutMs: options.timeoutMs ?? (tone === 'error' ? 20000 : 8000) };
-    setNotices((current) => [...current, notice]);
+    // The same message again replaces the one shown (a failure repeated does not pile up), and
+    // only the newest few stay: older ones have been read or are out of date.
+    setNotices((current) => [...current.filter((n) => n.text !== text), notice].slice(-MAX_NOTICES));
     return notice.id;
   }, []);
   return { notices, notify, dismiss };
@@ -90,7 +95,10 @@ export function NoticeBox({ text, tone, action, timeoutMs, onDismiss, closeLabel
   );
 }
 
-/** The stack of notices, bottom right (full width on phones). */
+/**
+ * The stack of notices, at the top of the window over the console's header (full width on
+ * phones), away from the forms' fields and the dialogs' buttons, which sit lower down.
+ */
 export function NoticeStack({ notices, onDismiss, label = 'Notifications', closeLabel = 'Dismiss' }: { notices: Notice[]; onDismiss(id: number): void; label?: string; closeLabel?: string }) {
   return (
     <section className="notice-stack" aria-label={label}>

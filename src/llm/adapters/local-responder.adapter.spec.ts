@@ -28,6 +28,11 @@ describe('offline knowledge responder', () => {
     expect(answer).not.toContain('Biscuit');
   });
 
+  it("puts each quoted item's title in a paragraph of its own, so it does not run into the quoted text", () => {
+    const answer = composeLocalAnswer(request('How long do refunds take?'));
+    expect(answer).toMatch(/\n\n\*\*Returns and refunds\*\*\n\nRefunds go back/);
+  });
+
   it('quotes every cited item, each under its title, with at least one sentence', () => {
     const items = ['Returns and refunds', 'Refund window for hardware orders', 'Cancelling an order'].map((title, i) => ({
       itemId: `k${i}`,

@@ -9,6 +9,8 @@ import { body, flag } from './rules';
 
 export const PASSWORD_MAX_CHARS = 4096;
 export const OTP_DIGITS = 6;
+/** A new sign-in code for the same email may be asked for from the same address once per this many seconds. */
+export const OTP_RESEND_SECONDS = 30;
 
 /** Trimmed and lower-cased: how an admin email is compared and stored. */
 export function normalizeEmail(email: string): string {

@@ -20,6 +20,7 @@ export const CONSOLE = {
     conversations: 'Conversations',
     budgets: 'Budgets',
     apiKeys: 'API keys',
+    widgets: 'Widgets',
     security: 'Security',
   },
 };

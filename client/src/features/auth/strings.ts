@@ -36,6 +36,8 @@ export const LOGIN = {
   verify: 'Verify Code',
   verifying: 'Verifying...',
   resend: 'Resend Code',
+  /** Resend while the last code is too new to ask for another. */
+  resendIn: (seconds: number) => `Resend Code in ${seconds} s`,
   changeEmail: 'Change Email',
   back: 'Back',
   signingInAs: 'Signing in as',

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
-import { RefreshCw } from 'lucide-react';
+import { RefreshCw, X } from 'lucide-react';
 import { getJurisdiction } from '@shared/catalog/jurisdictions';
 import { DEFAULT_LANGUAGE, getLanguageByCode, type Language } from '@shared/catalog/languages';
 import { surelyWrittenIn } from '@shared/language-detection';
@@ -127,20 +127,38 @@ function useDocumentLanguage(language: Language): void {
   }, []);
 }
 
+/** The chat inside an embedded widget: the verticals its settings allow, its greeting, a close button. */
+export interface WidgetMode {
+  verticals: readonly VerticalId[];
+  defaultVertical: VerticalId;
+  defaultLanguage: string;
+  greeting: string;
+  title: string;
+  onClose(): void;
+  /** A message the visitor sent or a reply that arrived (for the host page's `message` event). */
+  onActivity?(role: 'visitor' | 'assistant', text: string): void;
+}
+
 export interface ChatPageProps extends ChatConnectionOptions {
   /** Client-side reply time-out (ms); 130000 by default. */
   requestTimeoutMs?: number;
+  /** Rendered inside a widget's iframe (no page header or footer). */
+  widget?: WidgetMode;
 }
 
 /** The public chat page ("/"). */
-export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: ChatPageProps) {
+export default function ChatPage({ requestTimeoutMs, widget, ...connectionOptions }: ChatPageProps) {
   const { connection, status } = useChatConnection(connectionOptions);
   // The tab, language and jurisdiction the visitor left the page with (this browser remembers them).
   const [remembered] = useState(readPreferences);
   const [verticalId, setVerticalId] = useState<VerticalId>(() =>
-    remembered.vertical && getVertical(remembered.vertical)?.enabled ? remembered.vertical : FIRST_VERTICAL,
+    remembered.vertical && getVertical(remembered.vertical)?.enabled && (!widget || widget.verticals.includes(remembered.vertical))
+      ? remembered.vertical
+      : (widget?.defaultVertical ?? FIRST_VERTICAL),
   );
-  const [language, setLanguage] = useState<Language>(() => (remembered.language && getLanguageByCode(remembered.language)) || DEFAULT_LANGUAGE);
+  const [language, setLanguage] = useState<Language>(
+    () => (remembered.language && getLanguageByCode(remembered.language)) || (widget && getLanguageByCode(widget.defaultLanguage)) || DEFAULT_LANGUAGE,
+  );
   const [jurisdiction, setJurisdiction] = useState<JurisdictionChoice | null>(() => jurisdictionChoice(remembered.jurisdiction?.code, remembered.jurisdiction?.subRegion));
   const [modalOpen, setModalOpen] = useState(false);
   const [openSource, setOpenSource] = useState<ReplySource | null>(null);
@@ -161,7 +179,8 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
   const languageDetected = useRef(rememberedLanguage && Boolean(remembered.languageDetected));
   const t = stringsFor(language.code);
   // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
-  const isEnabled = (id: VerticalId) => Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false;
+  const isEnabled = (id: VerticalId) =>
+    Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false && (!widget || widget.verticals.includes(id));
   const conversations = useConversations({
     connection,
     fetch: fetchImpl,
@@ -186,10 +205,12 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
   const messages = localizeWelcomes(conversations.messagesOf(scope), t);
   const pending = conversations.pendingIn(scope);
   useDocumentLanguage(language);
+  useReplyActivity(messages, pending, widget?.onActivity);
 
   useEffect(() => {
     if (!settings) return;
-    const initial = getLanguageByCode(settings.defaultLanguage);
+    // A widget starts in its own default language, the chat page in the administrators' one.
+    const initial = getLanguageByCode(widget?.defaultLanguage ?? settings.defaultLanguage);
     if (initial && !languageTouched.current && !languageDetected.current) setLanguage(initial);
     if (!isEnabled(verticalId)) {
       // Switched off while the visitor was here (or before they came back): say so, and move on.
@@ -259,6 +280,7 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
       }
     }
     if (conversations.send(scope, query, { vertical: verticalId, language: replyLanguage, jurisdiction })) {
+      widget?.onActivity?.('visitor', query);
       setInput('');
       focusInput();
     }
@@ -306,10 +328,12 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
 
   return (
     <StringsProvider language={language.code}>
-      <div className="chat-page">
-        <ChatHeader status={status} />
+      <div className={widget ? 'chat-page is-widget' : 'chat-page'}>
+        {widget ? <WidgetHeader widget={widget} status={status} t={t} /> : <ChatHeader status={status} />}
         <main className="chat-main">
-          <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} />
+          {(!widget || widget.verticals.length > 1) && (
+            <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} only={widget?.verticals} />
+          )}
           {notice && <NoticeBox inline tone="warning" text={notice} closeLabel={t.notice.dismiss} onDismiss={() => setNotice(null)} />}
           <section
             id={PANEL_ID}
@@ -369,11 +393,47 @@ export default function ChatPage({ requestTimeoutMs, ...connectionOptions }: Cha
             />
           </section>
         </main>
-        <ChatFooter isAdmin={isAdmin} />
+        {!widget && <ChatFooter isAdmin={isAdmin} />}
         <SourcePanel source={openSource} fetch={fetchImpl} onClose={() => setOpenSource(null)} />
         <JurisdictionModal open={modalOpen} current={jurisdiction} onClose={() => setModalOpen(false)} onSelect={chooseJurisdiction} />
       </div>
     </StringsProvider>
+  );
+}
+
+/** Tells the widget's host page about each reply that finished arriving (once per reply). */
+function useReplyActivity(messages: ChatMessage[], pending: boolean, onActivity: WidgetMode['onActivity']): void {
+  const told = useRef<string | null>(null);
+  const last = messages[messages.length - 1];
+  useEffect(() => {
+    if (!onActivity || pending || !last || last.type !== 'agent' || last.id.startsWith(WELCOME_PREFIX) || last.id.startsWith(JURISDICTION_PREFIX)) return;
+    if (told.current === null) {
+      // What was already there when the widget opened is not news.
+      told.current = last.id;
+      return;
+    }
+    if (told.current === last.id) return;
+    told.current = last.id;
+    onActivity('assistant', last.content);
+  }, [last, pending, onActivity]);
+}
+
+/** The widget's header: its title and greeting, the connection, and a close button (the only way out on a phone). */
+function WidgetHeader({ widget, status, t }: { widget: WidgetMode; status: 'connecting' | 'online' | 'offline'; t: ChatStrings }) {
+  return (
+    <header className="widget-header">
+      <div className="widget-header-text">
+        <h1 className="widget-title">{widget.title}</h1>
+        {widget.greeting && <p className="widget-greeting">{widget.greeting}</p>}
+      </div>
+      <span className={`connection-pill is-${status}`} data-status={status}>
+        <span className="connection-dot" aria-hidden="true" />
+        {t.chat.status[status]}
+      </span>
+      <button type="button" className="widget-close" onClick={widget.onClose} aria-label={t.widget.close} title={t.widget.close}>
+        <X aria-hidden="true" size={20} />
+      </button>
+    </header>
   );
 }
 

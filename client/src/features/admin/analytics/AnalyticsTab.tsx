@@ -2,6 +2,7 @@ import { DEFAULT_ANALYTICS_WINDOW, type AnalyticsWindow } from '@shared/contract
 import { Download, RefreshCw } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { BudgetLines } from '../budgets/BudgetLines';
+import { WidgetRequests } from '../widgets/WidgetRequests';
 import { exportUrl } from './api/analytics-api';
 import { AgentPerformanceTable } from './components/AgentPerformanceTable';
 import { CostBreakdown } from './components/CostBreakdown';
@@ -107,6 +108,9 @@ export function AnalyticsTab({ connectLive = connectAdminFeed }: AnalyticsTabPro
           </div>
           <Panel title={ANALYTICS.agents.title} id={`${ids}-agents`}>
             <AgentPerformanceTable rows={data.agents} labelledBy={`${ids}-agents`} />
+          </Panel>
+          <Panel title="Requests per widget" id={`${ids}-widgets`}>
+            <WidgetRequests labelledBy={`${ids}-widgets`} />
           </Panel>
           <Panel title={ANALYTICS.errors.title} id={`${ids}-errors`}>
             <RecentErrors errors={data.system.recentErrors} />

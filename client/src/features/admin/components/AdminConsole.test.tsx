@@ -53,7 +53,7 @@ describe('admin console shell', () => {
   it('has its tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
     await signedInConsole();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets', 'API keys', 'Security']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets', 'API keys', 'Widgets', 'Security']);
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
 

@@ -1,4 +1,4 @@
-import { BookOpen, ChartColumn, KeyRound, MessagesSquare, Settings, ShieldCheck, Wallet, type LucideIcon } from 'lucide-react';
+import { AppWindow, BookOpen, ChartColumn, KeyRound, MessagesSquare, Settings, ShieldCheck, Wallet, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { AnalyticsTab } from '../analytics/AnalyticsTab';
 import { ApiKeysTab } from '../api-keys/ApiKeysTab';
@@ -8,12 +8,13 @@ import { ConsoleNavigationContext, type ConsoleNavigation, type KnowledgeDraft }
 import { ConversationsTab } from '../conversations/ConversationsTab';
 import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { SecurityTab } from '../security/SecurityTab';
+import { WidgetsTab } from '../widgets/WidgetsTab';
 import { CONSOLE } from '../strings';
 import { useAuth } from '../../auth/AuthProvider';
 import { can, type AccessRule } from '@shared/contracts/roles';
 import { AdminHeader } from './AdminHeader';
 
-export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'security';
+export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'widgets' | 'security';
 
 const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?: AccessRule }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
@@ -22,6 +23,7 @@ const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?
   { id: 'conversations', label: CONSOLE.tabs.conversations, icon: MessagesSquare },
   { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet },
   { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound, access: 'apiKeys' },
+  { id: 'widgets', label: CONSOLE.tabs.widgets, icon: AppWindow, access: 'widgets' },
   { id: 'security', label: CONSOLE.tabs.security, icon: ShieldCheck },
 ];
 
@@ -32,6 +34,7 @@ const PANELS: Record<AdminTabId, ComponentType> = {
   conversations: ConversationsTab,
   budgets: BudgetsTab,
   'api-keys': ApiKeysTab,
+  widgets: WidgetsTab,
   security: SecurityTab,
 };
 

@@ -95,10 +95,13 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
         },
         onError: (error) => {
           console.error('Failed to save knowledge item', error);
-          // A refusal (checked here by the item's contract, or by the server) says what to fix.
-          if (error instanceof ApiError && error.status >= 400 && error.status < 500) setSaveProblem(error.message);
           if (saveNotice.current !== null) dismiss(saveNotice.current);
-          saveNotice.current = notify(withReason(KNOWLEDGE.alerts.saveFailed, error), { tone: 'error' });
+          saveNotice.current = null;
+          // A refusal (checked here by the item's contract, or by the server) says what to fix, once,
+          // in the editor beside the fields; trying again would not help. Anything else (the
+          // server or the network failed) is a notice that says to try again.
+          if (error instanceof ApiError && error.status >= 400 && error.status < 500) setSaveProblem(error.message);
+          else saveNotice.current = notify(withReason(KNOWLEDGE.alerts.saveFailed, error), { tone: 'error' });
         },
       },
     );

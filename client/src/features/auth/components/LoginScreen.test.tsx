@@ -15,6 +15,7 @@ const PASSWORD_ONLY = { methods: { password: true, otp: false } };
 const OTP_ONLY = { methods: { password: false, otp: true } };
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -275,7 +276,11 @@ describe('login screen: code step', () => {
     await user.type(input, '111111');
     await user.click(screen.getByRole('button', { name: 'Verify Code' }));
     expect(await errorBanner()).toHaveTextContent('Invalid verification code. 4 attempts left.');
+    // The refused code is gone and the field has the focus for the next try.
+    expect(input).toHaveValue('');
+    await waitFor(() => expect(input).toHaveFocus());
     server.on('POST /api/auth/verify-otp', () => 'network-error');
+    await user.type(input, '222222');
     await user.click(screen.getByRole('button', { name: 'Verify Code' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Verification failed'));
   });
@@ -297,18 +302,38 @@ describe('login screen: code step', () => {
     expect(await screen.findByText('Console content', {}, { timeout: 3000 })).toBeInTheDocument();
   });
 
-  it("'Resend Code' requests a new code and shows 'New verification code sent!' in green", async () => {
+  /** Moves the clock past the 30 s between two codes; Resend is enabled again within its next tick. */
+  async function afterCooldown() {
+    vi.setSystemTime(Date.now() + 30_000);
+    return screen.findByRole('button', { name: 'Resend Code' }, { timeout: 3000 });
+  }
+
+  it("'Resend Code' waits out the 30 s between two codes, counting down; then requests a new code and shows 'New verification code sent!' in green", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const { user, server } = await atCode();
-    await user.click(screen.getByRole('button', { name: 'Resend Code' }));
+    expect(screen.getByRole('button', { name: /^Resend Code in (30|29) s$/ })).toBeDisabled();
+    await user.click(await afterCooldown());
     const banner = await screen.findByText('New verification code sent!');
     expect(banner.closest('[role="status"]')).toHaveClass('is-success');
     expect(server.callsTo('POST /api/auth/request-otp')).toHaveLength(2);
+    // The new code starts a new wait.
+    expect(await screen.findByRole('button', { name: /^Resend Code in \d+ s$/ })).toBeDisabled();
+  });
+
+  it('one message at a time: an incomplete code replaces the green "code sent" with the red reason', async () => {
+    const { user, input } = await atCode();
+    expect(screen.getByText('Verification code sent to your email')).toBeInTheDocument();
+    await waitFor(() => expect(input).toHaveFocus());
+    await user.type(input, '123{Enter}');
+    expect(await errorBanner()).toHaveTextContent('Enter all 6 digits');
+    expect(screen.queryByText('Verification code sent to your email')).not.toBeInTheDocument();
   });
 
   it("a refused resend shows the server's message (e.g. the 30-second limit), else 'Failed to resend code'", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const { user, server } = await atCode();
     server.on('POST /api/auth/request-otp', () => reply.error(429, 'rate_limited', 'Please wait 27 seconds before requesting another code.'));
-    await user.click(screen.getByRole('button', { name: 'Resend Code' }));
+    await user.click(await afterCooldown());
     expect(await errorBanner()).toHaveTextContent('Please wait 27 seconds before requesting another code.');
     server.on('POST /api/auth/request-otp', () => 'network-error');
     await user.click(screen.getByRole('button', { name: 'Resend Code' }));

@@ -1,6 +1,6 @@
 import { ArrowLeft, KeyRound, LifeBuoy, LoaderCircle, Mail, ShieldCheck, Smartphone } from 'lucide-react';
-import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { EmailRequestSchema, OTP_DIGITS, PasswordLoginSchema, SecondFactorCodeSchema, VerifyOtpSchema } from '@shared/contracts/auth';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { EmailRequestSchema, OTP_DIGITS, OTP_RESEND_SECONDS, PasswordLoginSchema, SecondFactorCodeSchema, VerifyOtpSchema } from '@shared/contracts/auth';
 import { check } from '@shared/contracts/rules';
 import type { LoginMethods } from '../api/auth-api';
 import { useAuth } from '../AuthProvider';
@@ -16,6 +16,21 @@ type Step = 'email' | 'method' | 'password' | 'otp' | 'totp';
 const STEP_NUMBER: Record<Step, 1 | 2 | 3 | 4> = { email: 1, method: 2, password: 3, otp: 3, totp: 4 };
 const CODE_LENGTH = OTP_DIGITS;
 
+
+/** Date.now(), ticking every second until `until` has passed. */
+function useNow(until: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    if (until <= Date.now()) return;
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      if (Date.now() >= until) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return now;
+}
 
 function Busy({ busy, idle, working }: { busy: boolean; idle: string; working: string }) {
   return busy ? (
@@ -45,8 +60,16 @@ export function LoginScreen() {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string | null>(null);
   const [methods, setMethods] = useState<LoginMethods | null>(null);
-  const [error, setError] = useState('');
-  const [success, setSuccess] = useState('');
+  // One message at a time: a new one (an error, or "code sent") replaces the one before.
+  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const setError = (text: string) => setMessage(text ? { kind: 'error', text } : null);
+  const setSuccess = (text: string) => setMessage(text ? { kind: 'success', text } : null);
+  const success = message?.kind === 'success' ? message.text : '';
+  // When the server will take another code request for this email (it refuses one sooner).
+  const [resendAt, setResendAt] = useState(0);
+  const now = useNow(resendAt);
+  const resendWait = Math.max(0, Math.ceil((resendAt - now) / 1000));
+  const card = useRef<HTMLElement>(null);
   const [busy, setBusy] = useState<null | 'check' | 'send' | 'login' | 'verify' | 'resend' | 'back'>(null);
 
   const trimmedEmail = email.trim();
@@ -80,6 +103,7 @@ export function LoginScreen() {
       return false;
     }
     go('otp');
+    setResendAt(Date.now() + OTP_RESEND_SECONDS * 1000);
     setSuccess(result.message || LOGIN.codeSent);
     return true;
   };
@@ -123,7 +147,11 @@ export function LoginScreen() {
       const result = await auth.verifyOtp(trimmedEmail, code);
       if (result.secondFactor === 'totp') go('totp');
       else if (result.success && !result.secondFactor) setSuccess(LOGIN.loginSuccessful);
-      else if (!result.success) setError(result.message || LOGIN.verificationFailed);
+      else if (!result.success) {
+        // A refused code is cleared: the next try starts from an empty field.
+        setCode('');
+        setError(result.message || LOGIN.verificationFailed);
+      }
     });
   };
 
@@ -155,6 +183,7 @@ export function LoginScreen() {
       const result = await auth.requestOtp(trimmedEmail);
       if (result.success) {
         setCode('');
+        setResendAt(Date.now() + OTP_RESEND_SECONDS * 1000);
         setSuccess(LOGIN.newCodeSent);
       } else setError(result.message || LOGIN.resendFailed);
     });
@@ -172,6 +201,16 @@ export function LoginScreen() {
     event.preventDefault();
     submit();
   };
+
+  // Each step's field has the focus once the step is ready (its field is disabled while the
+  // request that led there runs, so autoFocus alone would leave the focus on the page), and gets
+  // it back after a refused try. Focus the visitor put somewhere in the card stays where it is.
+  useEffect(() => {
+    if (busy !== null || !card.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && card.current.contains(active) && !(active as HTMLInputElement).disabled) return;
+    card.current.querySelector<HTMLElement>('input:not([hidden]):not([disabled]), .login-method:not([disabled])')?.focus();
+  }, [step, busy, recovery]);
 
   const signedIn = success === LOGIN.loginSuccessful;
   const locked = busy !== null || signedIn;
@@ -370,8 +409,8 @@ export function LoginScreen() {
             <ArrowLeft size={16} aria-hidden="true" />
             {LOGIN.back}
           </button>
-          <button type="button" className="login-link" onClick={resendCode} disabled={locked}>
-            {busy === 'resend' ? LOGIN.sendingCode : LOGIN.resend}
+          <button type="button" className="login-link" onClick={resendCode} disabled={locked || resendWait > 0}>
+            {busy === 'resend' ? LOGIN.sendingCode : resendWait > 0 ? LOGIN.resendIn(resendWait) : LOGIN.resend}
           </button>
         </div>
       </form>
@@ -380,7 +419,7 @@ export function LoginScreen() {
 
   return (
     <main className="login-page">
-      <section className="login-card" aria-labelledby={`${ids}-title`}>
+      <section ref={card} className="login-card" aria-labelledby={`${ids}-title`}>
         <div className="login-badge" aria-hidden="true">
           <ShieldCheck size={28} />
         </div>
@@ -389,8 +428,7 @@ export function LoginScreen() {
         </h1>
         <p className="login-subtitle">{LOGIN.subtitles[step]}</p>
         <StepProgress current={STEP_NUMBER[step]} total={step === 'totp' ? 4 : 3} />
-        {error && <Banner kind="error">{error}</Banner>}
-        {success && <Banner kind="success">{success}</Banner>}
+        {message && <Banner kind={message.kind}>{message.text}</Banner>}
         {body}
       </section>
     </main>

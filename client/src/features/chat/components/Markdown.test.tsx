@@ -17,3 +17,22 @@ describe('Markdown reply direction', () => {
     expect(code?.getAttribute('dir')).toBe('ltr');
   });
 });
+
+describe('Markdown reply safety and streaming', () => {
+  it('never loads an image in a reply: it shows as a link with its alt text, or its address', () => {
+    const { container } = render(<Markdown text={'Chart: ![sales chart](https://any-host.example/x.png?d=secret) and ![](https://any-host.example/y.png)'} />);
+    expect(container.querySelector('img')).toBeNull();
+    const links = [...container.querySelectorAll('a.image-link')];
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['sales chart', 'https://any-host.example/x.png?d=secret'],
+      ['https://any-host.example/y.png', 'https://any-host.example/y.png'],
+    ]);
+  });
+
+  it('while streaming, an unfinished bold or link renders as it will when complete, with no raw markers', () => {
+    const { container } = render(<Markdown text={'Steps: **Returns are accepted within 30 days, see [the policy](https://exa'} streaming />);
+    expect(container.textContent).not.toContain('**');
+    expect(container.textContent).not.toContain('](');
+    expect(container.querySelector('strong')?.textContent).toContain('Returns are accepted');
+  });
+});

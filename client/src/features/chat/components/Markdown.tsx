@@ -1,9 +1,10 @@
 import { memo, useState, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { Check, Copy } from 'lucide-react';
+import { Check, Copy, Image as ImageIcon } from 'lucide-react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useStrings } from '../i18n';
 import { copyText } from '../../../lib/clipboard';
+import { completePartialMarkdown } from '../../../lib/markdown-text';
 
 /** The text of rendered children (a code block's source). */
 function textOf(node: ReactNode): string {
@@ -45,6 +46,19 @@ const bidi = <T extends 'p' | 'li' | 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' | '
     return <Element dir="auto" {...(props as ComponentPropsWithoutRef<'p'>)} />;
   };
 
+/** The words a Markdown image shows instead of the picture: its alt text, else its address. */
+function RemoteImageLink({ src, alt }: ComponentPropsWithoutRef<'img'> & { node?: unknown }) {
+  const href = typeof src === 'string' ? src : '';
+  const label = alt?.trim() || href;
+  if (!href) return <>{label}</>;
+  return (
+    <a className="image-link" href={href} target="_blank" rel="noopener noreferrer" title={href}>
+      <ImageIcon aria-hidden="true" size={14} />
+      {label}
+    </a>
+  );
+}
+
 const components: Components = {
   p: bidi('p'),
   li: bidi('li'),
@@ -59,6 +73,9 @@ const components: Components = {
   th: bidi('th'),
   // Links in replies open in a new tab and never hand the page a window.opener.
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
+  // An image in a reply is never loaded: its URL could carry the conversation to any site (a
+  // passage can be written to make the model emit one). It shows as a link the reader may open.
+  img: RemoteImageLink,
   pre: CodeBlock,
   // A wide table scrolls inside the reply rather than widening the page.
   table: ({ node: _node, ...props }) => (
@@ -73,12 +90,13 @@ const plugins = [remarkGfm];
 /**
  * A reply rendered as GitHub-flavoured markdown (tables, strikethrough, task lists, autolinks),
  * safely: raw HTML in the text is dropped (skipHtml), and react-markdown's default URL filter
- * removes javascript: and other unsafe links.
+ * removes javascript: and other unsafe links. While `streaming`, the text's unfinished end
+ * (an open `**`, a half-written link) is closed first, so no raw markers flash by.
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   return (
     <ReactMarkdown skipHtml remarkPlugins={plugins} components={components}>
-      {text}
+      {streaming ? completePartialMarkdown(text) : text}
     </ReactMarkdown>
   );
 });

@@ -168,7 +168,7 @@ export function MessageItem({
           </p>
         ) : message.type === 'agent' ? (
           <div className="message-content markdown">
-            <Markdown text={content} />
+            <Markdown text={content} streaming={message.streaming} />
           </div>
         ) : (
           <p className="message-content message-plain">{content}</p>

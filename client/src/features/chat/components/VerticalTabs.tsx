@@ -8,17 +8,19 @@ import { VerticalIcon } from './VerticalIcon';
  * Enter or Space selects. A disabled vertical is shown with its badge, is aria-disabled and
  * does nothing when clicked.
  */
-export function VerticalTabs(props: { selected: VerticalId; panelId: string; onSelect(id: VerticalId): void; isEnabled?: (id: VerticalId) => boolean }) {
+export function VerticalTabs(props: { selected: VerticalId; panelId: string; onSelect(id: VerticalId): void; isEnabled?: (id: VerticalId) => boolean; only?: readonly VerticalId[] }) {
   const { selected, panelId, onSelect } = props;
+  // A widget shows only the verticals its settings offer.
+  const list = props.only ? VERTICALS.filter((v) => props.only?.includes(v.id)) : VERTICALS;
   const t = useStrings();
-  const isEnabled = props.isEnabled ?? ((id: VerticalId) => VERTICALS.find((v) => v.id === id)?.enabled ?? false);
+  const isEnabled = props.isEnabled ?? ((id: VerticalId) => list.find((v) => v.id === id)?.enabled ?? false);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
-  const selectedIndex = VERTICALS.findIndex((v) => v.id === selected);
+  const selectedIndex = list.findIndex((v) => v.id === selected);
   const [focusIndex, setFocusIndex] = useState(selectedIndex);
   useEffect(() => setFocusIndex(selectedIndex), [selectedIndex]);
 
   const moveFocus = (index: number) => {
-    const next = (index + VERTICALS.length) % VERTICALS.length;
+    const next = (index + list.length) % list.length;
     setFocusIndex(next);
     tabs.current[next]?.focus();
   };
@@ -32,7 +34,7 @@ export function VerticalTabs(props: { selected: VerticalId; panelId: string; onS
       ArrowLeft: focusIndex - step,
       ArrowUp: focusIndex - 1,
       Home: 0,
-      End: VERTICALS.length - 1,
+      End: list.length - 1,
     };
     if (!(event.key in moves)) return;
     event.preventDefault();
@@ -41,7 +43,7 @@ export function VerticalTabs(props: { selected: VerticalId; panelId: string; onS
 
   return (
     <div className="vertical-tabs" role="tablist" aria-label={t.chat.servicesLabel} onKeyDown={onKeyDown}>
-      {VERTICALS.map((vertical, index) => {
+      {list.map((vertical, index) => {
         const isSelected = vertical.id === selected;
         const enabled = isEnabled(vertical.id);
         const className = ['vertical-tab', isSelected && 'is-selected', !enabled && 'is-disabled'].filter(Boolean).join(' ');

@@ -87,6 +87,8 @@ export const ar: ChatStrings = {
     thanks: 'شكرًا على تقييمك',
   },
   voice: {
+    transcribing: "جارٍ التفريغ النصي…",
+    transcribeFailed: "تعذّر تحويل التسجيل إلى نص. حاول مرة أخرى أو اكتب سؤالك.",
     start: 'بدء الإدخال الصوتي',
     stop: 'إيقاف الإدخال الصوتي',
     recording: (language) => `جارٍ التسجيل... تحدّث الآن باللغة ${language}`,
@@ -99,6 +101,7 @@ export const ar: ChatStrings = {
     other: (code) => `خطأ في التعرّف على الصوت: ${code}`,
     startFailed: 'تعذّر بدء التعرّف على الصوت',
   },
+  widget: { close: "إغلاق المحادثة" },
   notice: { dismiss: 'إغلاق' },
   limits: {
     title: 'رسائل كثيرة جدًا',

@@ -87,6 +87,8 @@ export const de: ChatStrings = {
     thanks: 'Danke für Ihre Bewertung',
   },
   voice: {
+    transcribing: "Wird transkribiert…",
+    transcribeFailed: "Die Aufnahme konnte nicht in Text umgewandelt werden. Bitte versuchen Sie es erneut oder tippen Sie Ihre Frage.",
     start: 'Spracheingabe starten',
     stop: 'Spracheingabe beenden',
     recording: (language) => `Aufnahme... Sprechen Sie jetzt auf ${language}`,
@@ -99,6 +101,7 @@ export const de: ChatStrings = {
     other: (code) => `Fehler bei der Spracherkennung: ${code}`,
     startFailed: 'Spracherkennung konnte nicht gestartet werden',
   },
+  widget: { close: "Chat schließen" },
   notice: { dismiss: 'Schließen' },
   limits: {
     title: 'Zu viele Nachrichten',

@@ -151,6 +151,8 @@ export const en = {
     thanks: 'Thanks for your feedback',
   },
   voice: {
+    transcribing: "Transcribing…",
+    transcribeFailed: "Could not turn the recording into text. Please try again, or type your question.",
     start: 'Start voice input',
     stop: 'Stop voice input',
     recording: (language: string) => `Recording... Speak now in ${language}`,
@@ -164,6 +166,7 @@ export const en = {
     other: (code: string) => `Voice recognition error: ${code}`,
     startFailed: 'Failed to start voice recognition',
   },
+  widget: { close: "Close chat" },
   notice: {
     dismiss: 'Dismiss',
   },

@@ -87,6 +87,8 @@ export const es: ChatStrings = {
     thanks: 'Gracias por su valoración',
   },
   voice: {
+    transcribing: "Transcribiendo…",
+    transcribeFailed: "No se pudo convertir la grabación en texto. Inténtalo de nuevo o escribe tu pregunta.",
     start: 'Iniciar la entrada de voz',
     stop: 'Detener la entrada de voz',
     recording: (language) => `Grabando... Hable ahora en ${language}`,
@@ -99,6 +101,7 @@ export const es: ChatStrings = {
     other: (code) => `Error de reconocimiento de voz: ${code}`,
     startFailed: 'No se pudo iniciar el reconocimiento de voz',
   },
+  widget: { close: "Cerrar chat" },
   notice: { dismiss: 'Cerrar' },
   limits: {
     title: 'Demasiados mensajes',

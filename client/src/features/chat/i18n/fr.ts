@@ -87,6 +87,8 @@ export const fr: ChatStrings = {
     thanks: 'Merci pour votre avis',
   },
   voice: {
+    transcribing: "Transcription…",
+    transcribeFailed: "Impossible de convertir l'enregistrement en texte. Réessayez ou tapez votre question.",
     start: 'Démarrer la saisie vocale',
     stop: 'Arrêter la saisie vocale',
     recording: (language) => `Enregistrement... Parlez maintenant en ${language}`,
@@ -99,6 +101,7 @@ export const fr: ChatStrings = {
     other: (code) => `Erreur de reconnaissance vocale : ${code}`,
     startFailed: 'Impossible de démarrer la reconnaissance vocale',
   },
+  widget: { close: "Fermer le chat" },
   notice: { dismiss: 'Fermer' },
   limits: {
     title: 'Trop de messages',

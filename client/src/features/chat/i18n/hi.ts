@@ -87,6 +87,8 @@ export const hi: ChatStrings = {
     thanks: 'आपकी प्रतिक्रिया के लिए धन्यवाद',
   },
   voice: {
+    transcribing: "लिखा जा रहा है…",
+    transcribeFailed: "रिकॉर्डिंग को टेक्स्ट में नहीं बदला जा सका। कृपया फिर से कोशिश करें या अपना प्रश्न टाइप करें।",
     start: 'वॉइस इनपुट शुरू करें',
     stop: 'वॉइस इनपुट बंद करें',
     recording: (language) => `रिकॉर्डिंग... अब ${language} में बोलें`,
@@ -99,6 +101,7 @@ export const hi: ChatStrings = {
     other: (code) => `आवाज़ पहचानने में त्रुटि: ${code}`,
     startFailed: 'आवाज़ पहचानना शुरू नहीं हो सका',
   },
+  widget: { close: "चैट बंद करें" },
   notice: { dismiss: 'बंद करें' },
   limits: {
     title: 'बहुत अधिक संदेश',

@@ -87,6 +87,8 @@ export const it: ChatStrings = {
     thanks: 'Grazie per la valutazione',
   },
   voice: {
+    transcribing: "Trascrizione…",
+    transcribeFailed: "Impossibile convertire la registrazione in testo. Riprova o scrivi la tua domanda.",
     start: "Avvia l'input vocale",
     stop: "Interrompi l'input vocale",
     recording: (language) => `Registrazione... Parla ora in ${language}`,
@@ -99,6 +101,7 @@ export const it: ChatStrings = {
     other: (code) => `Errore di riconoscimento vocale: ${code}`,
     startFailed: 'Impossibile avviare il riconoscimento vocale',
   },
+  widget: { close: "Chiudi chat" },
   notice: { dismiss: 'Chiudi' },
   limits: {
     title: 'Troppi messaggi',

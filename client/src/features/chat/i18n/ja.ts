@@ -87,6 +87,8 @@ export const ja: ChatStrings = {
     thanks: 'フィードバックありがとうございます',
   },
   voice: {
+    transcribing: "文字起こし中…",
+    transcribeFailed: "録音をテキストに変換できませんでした。もう一度お試しいただくか、質問を入力してください。",
     start: '音声入力を開始',
     stop: '音声入力を停止',
     recording: (language) => `録音中... ${language}で話してください`,
@@ -99,6 +101,7 @@ export const ja: ChatStrings = {
     other: (code) => `音声認識エラー: ${code}`,
     startFailed: '音声認識を開始できませんでした',
   },
+  widget: { close: "チャットを閉じる" },
   notice: { dismiss: '閉じる' },
   limits: {
     title: 'メッセージが多すぎます',

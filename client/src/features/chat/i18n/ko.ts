@@ -87,6 +87,8 @@ export const ko: ChatStrings = {
     thanks: '의견을 보내 주셔서 감사합니다',
   },
   voice: {
+    transcribing: "받아쓰는 중…",
+    transcribeFailed: "녹음을 텍스트로 변환하지 못했습니다. 다시 시도하거나 질문을 입력해 주세요.",
     start: '음성 입력 시작',
     stop: '음성 입력 중지',
     recording: (language) => `녹음 중... 지금 ${language}로 말씀하세요`,
@@ -99,6 +101,7 @@ export const ko: ChatStrings = {
     other: (code) => `음성 인식 오류: ${code}`,
     startFailed: '음성 인식을 시작하지 못했습니다',
   },
+  widget: { close: "채팅 닫기" },
   notice: { dismiss: '닫기' },
   limits: {
     title: '메시지가 너무 많습니다',

@@ -87,6 +87,8 @@ export const pt: ChatStrings = {
     thanks: 'Obrigado pela sua avaliação',
   },
   voice: {
+    transcribing: "Transcrevendo…",
+    transcribeFailed: "Não foi possível converter a gravação em texto. Tente novamente ou digite sua pergunta.",
     start: 'Iniciar entrada de voz',
     stop: 'Parar entrada de voz',
     recording: (language) => `Gravando... Fale agora em ${language}`,
@@ -99,6 +101,7 @@ export const pt: ChatStrings = {
     other: (code) => `Erro de reconhecimento de voz: ${code}`,
     startFailed: 'Não foi possível iniciar o reconhecimento de voz',
   },
+  widget: { close: "Fechar chat" },
   notice: { dismiss: 'Fechar' },
   limits: {
     title: 'Mensagens demais',

@@ -87,6 +87,8 @@ export const zh: ChatStrings = {
     thanks: '感谢您的反馈',
   },
   voice: {
+    transcribing: "正在转写…",
+    transcribeFailed: "无法将录音转换为文字。请重试，或直接输入您的问题。",
     start: '开始语音输入',
     stop: '停止语音输入',
     recording: (language) => `正在录音... 请用${language}说话`,
@@ -99,6 +101,7 @@ export const zh: ChatStrings = {
     other: (code) => `语音识别错误：${code}`,
     startFailed: '无法启动语音识别',
   },
+  widget: { close: "关闭聊天" },
   notice: { dismiss: '关闭' },
   limits: {
     title: '消息过多',

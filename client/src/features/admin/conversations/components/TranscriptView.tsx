@@ -1,6 +1,7 @@
 import type { ConversationTranscript, TranscriptMessage } from '@shared/contracts/conversations';
 import { formatDuration } from '../../../../lib/format';
 import { Download, ThumbsDown, ThumbsUp, X } from 'lucide-react';
+import { Markdown } from '../../../chat/components/Markdown';
 import { conversationsApi } from '../api/conversations-api';
 import { formatPercent } from '../../../../lib/format';
 import { formatWhen, languageName, verticalName } from '../format';
@@ -76,7 +77,13 @@ export function TranscriptView({ transcript, onClose }: { transcript: Conversati
               <span className="cv-message-role">{m.role === 'user' ? T.visitor : T.agent}</span>
               <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
             </div>
-            <p className="cv-message-text">{m.content || (m.error ? m.error.message : '')}</p>
+            {m.role === 'agent' && m.content ? (
+              <div className="cv-message-text markdown">
+                <Markdown text={m.content} />
+              </div>
+            ) : (
+              <p className="cv-message-text">{m.content || (m.error ? m.error.message : '')}</p>
+            )}
             {m.role === 'agent' && (
               <>
                 <AgentMeta message={m} />

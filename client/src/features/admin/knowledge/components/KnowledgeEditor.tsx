@@ -1,6 +1,6 @@
 import { Loader2, Save, Trash2, UploadCloud, X } from 'lucide-react';
 import { getJurisdiction, JURISDICTIONS } from '@shared/catalog/jurisdictions';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../../lib/api';
 import { knowledgeApi, type KnowledgeItem, type KnowledgeItemInput } from '../api/knowledge-api';
 import { ATTACHMENT_ACCEPT, checkAttachmentFile, parseTags, readAsDataUrl, readAsText } from '../files';
@@ -79,6 +79,11 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
   const [reading, setReading] = useState(0);
   const [previewing, setPreviewing] = useState<DraftAttachment | null>(null);
   const busy = saving || deleting;
+  // A refusal is about the form as it was sent: once a field changes it no longer applies
+  // ("Title is required" goes away as the title is typed) and the next save says what is left.
+  const formState = JSON.stringify([title, content, vertical, category, tagsText, jurisdiction, subRegion, attachments.length]);
+  const sent = useRef<string | null>(null);
+  const showProblem = saveProblem && sent.current === formState;
 
   const addFiles = async (files: File[]) => {
     const problems: string[] = [];
@@ -111,6 +116,7 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    sent.current = formState;
     onSave({
       title,
       content,
@@ -147,7 +153,7 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
         </div>
       </div>
 
-      {saveProblem && (
+      {showProblem && (
         <p className="kb-save-problem" role="alert">
           {saveProblem}
         </p>

@@ -2,6 +2,7 @@ import { getJurisdiction, JURISDICTIONS } from '@shared/catalog/jurisdictions';
 import { Paperclip, Plus, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { KnowledgeItem } from '../api/knowledge-api';
+import { markdownToPlainText } from '../../../../lib/markdown-text';
 import { KNOWLEDGE } from '../strings';
 
 /** The filter's choices: 'all', then every vertical an item may belong to. */
@@ -101,7 +102,7 @@ export function KnowledgeList(props: KnowledgeListProps) {
                     <Paperclip className="kb-row-clip" size={14} role="img" aria-label={KNOWLEDGE.hasAttachments} aria-hidden={false} />
                   )}
                 </span>
-                <span className="kb-row-preview">{item.content.slice(0, PREVIEW_CHARS)}</span>
+                <span className="kb-row-preview">{markdownToPlainText(item.content.slice(0, PREVIEW_CHARS * 2)).slice(0, PREVIEW_CHARS)}</span>
                 <span className="kb-row-meta">
                   <span className="kb-badge is-vertical">{verticalLabel(item.vertical)}</span>
                   {item.jurisdiction && (

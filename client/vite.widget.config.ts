@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+/**
+ * The page inside the widget's iframe (GET /widget/{id}): its own build, so its budget (150 KB
+ * gzip, .size-limit.json) counts exactly what the iframe loads. It reuses the chat feature's parts.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/widget-frame/',
+  resolve: { alias: { '@shared': fileURLToPath(new URL('../src/shared', import.meta.url)) } },
+  esbuild: { jsx: 'automatic' },
+  build: {
+    outDir: fileURLToPath(new URL('../dist/client/widget-frame', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: false,
+    rollupOptions: { input: fileURLToPath(new URL('widget.html', import.meta.url)) },
+  },
+});
