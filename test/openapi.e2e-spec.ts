@@ -145,6 +145,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('describes the A2A and MCP endpoints and the agent card, with their API-key security', () => {
+    expect(doc.paths['/a2a'].post.security).toEqual([{ apiKeyBearer: [] }, { apiKey: [] }]);
+    const text = (op: unknown) => op as { summary: string; description: string };
+    expect(text(doc.paths['/a2a'].post).summary).toMatch(/SendMessage.*SubscribeToTask/);
+    expect(text(doc.paths['/mcp'].post).summary).toMatch(/search_knowledge, get_article, ask_assistant/);
+    expect(text(doc.paths['/mcp'].post).description).toMatch(/2025-06-18/);
+    expect(doc.paths['/.well-known/agent-card.json'].get.security).toEqual([{}]);
+  });
+
   it('resolves every reference inside the document', () => {
     const refs = allRefs(doc);
     expect(refs.length).toBeGreaterThan(50);

@@ -123,8 +123,59 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (roles.length < ROLES.length) operation.responses['403'] ??= { description: `Not allowed: the member's role is not one of ${roles.join(', ')} (or another origin).`, ...envelope };
     }
   }
+  document.paths = { ...document.paths, ...PROTOCOL_PATHS } as never;
   return document;
 }
+
+const jsonRpcBody = { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } };
+const jsonRpcError = {
+  description: 'A JSON-RPC error object (`error.code` -32000 with `error.data.code`: unauthorized, forbidden, rate_limited, forbidden_origin; -32700, -32600 for a body that is not one JSON-RPC request).',
+  content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: {}, error: { type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } } } } } },
+};
+const keyed = [{ apiKeyBearer: [] }, { apiKey: [] }];
+const rpcErrors = { '400': jsonRpcError, '401': jsonRpcError, '403': jsonRpcError, '413': jsonRpcError, '429': jsonRpcError };
+
+/** The A2A and MCP endpoints (Express handlers of their SDKs, not controllers); docs/api.md has the details. */
+const PROTOCOL_PATHS = {
+  '/.well-known/agent-card.json': {
+    get: {
+      tags: ['A2A'],
+      summary: 'The A2A agent card',
+      description: 'Public. Streaming, one skill per enabled vertical, the JSON-RPC interface at /a2a (A2A 1.0 and 0.3), the API-key security schemes.',
+      security: [{}],
+      responses: { '200': { description: 'The agent card (A2A 1.0 JSON).', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
+  '/a2a': {
+    post: {
+      tags: ['A2A'],
+      summary: 'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask',
+      description:
+        'An API key with the a2a scope. Send `A2A-Version: 1.0` for the 1.0 method names; without it the request is A2A 0.3 (message/send, tasks/get, ...). A message is one question (text parts; metadata `skillId`, `jurisdiction`, `subJurisdiction`, `language`), answered as a task whose artifact `answer` holds the text and a data part with the sources; the contextId is the conversation. SendStreamingMessage and SubscribeToTask answer as server-sent events. Example: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"How do I reset my password?"}],"metadata":{"skillId":"customer-service"}}}}`',
+      security: keyed,
+      parameters: [{ name: 'A2A-Version', in: 'header', required: false, schema: { type: 'string', enum: ['1.0', '0.3'] } }],
+      requestBody: { required: true, content: { 'application/json': { schema: jsonRpcBody } } },
+      responses: {
+        '200': {
+          description: 'A JSON-RPC response (a result, or an error such as -32001 task not found); streaming methods: server-sent events, each a JSON-RPC response holding a task, status update or artifact update.',
+          content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        ...rpcErrors,
+      },
+    },
+  },
+  '/mcp': {
+    post: {
+      tags: ['MCP'],
+      summary: 'MCP server (Streamable HTTP, stateless): tools search_knowledge, get_article, ask_assistant; resources kb://articles/{id}',
+      description:
+        'An API key with the mcp scope. Protocol revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 (what the official SDK negotiates); no session, JSON responses. A request with an Origin header must come from this server or CORS_ORIGINS. Example: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_knowledge","arguments":{"query":"reset password"}}}` with `Accept: application/json, text/event-stream`.',
+      security: keyed,
+      requestBody: { required: true, content: { 'application/json': { schema: jsonRpcBody } } },
+      responses: { '200': { description: 'The JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } }, ...rpcErrors },
+    },
+  },
+};
 
 /** Serves the document and the reference; the document is built on the first request. */
 export function setupApiDocs(app: INestApplication): void {

@@ -27,3 +27,12 @@ export function formatFileSize(bytes: number): string {
 export function formatPercent(fraction: number, decimals = 0): string {
   return `${(fraction * 100).toFixed(decimals)}%`;
 }
+
+/**
+ * US dollars, the one money format of the console: cents for sums of a dollar or more (and for
+ * zero, "$0.00"), up to 4 decimals below a dollar, where LLM costs live ("$0.0123", "$0.50").
+ */
+export function formatUsd(value: number): string {
+  const digits = value !== 0 && Math.abs(value) < 1 ? 4 : 2;
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: digits })}`;
+}

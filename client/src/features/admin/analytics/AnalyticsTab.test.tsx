@@ -98,9 +98,9 @@ describe('Analytics tab', () => {
     expect(badge('Echo')).toHaveTextContent('75.0%');
     expect(badge('Echo')).toHaveAttribute('data-colour', 'red');
     const alpha = within(table).getByRole('row', { name: /Alpha/ });
-    expect(within(alpha).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '98.5%', '81.3%', '812ms', '$9.8765', '40,000', '-']);
+    expect(within(alpha).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '98.5%', '81.3%', '812ms', '$9.88', '40,000', '-']);
     const echo = within(table).getByRole('row', { name: /Echo/ });
-    expect(within(echo).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '75.0%', '-', '-', '$9.8765', '40,000', '75.0% (4 votes)']);
+    expect(within(echo).getAllByRole('cell').map((c) => c.textContent)).toEqual(['900', '75.0%', '-', '-', '$9.88', '40,000', '75.0% (4 votes)']);
   });
 
   it('draws one bar per vertical, hyphens shown as spaces, as wide as its share of all requests', async () => {
@@ -122,13 +122,13 @@ describe('Analytics tab', () => {
     expect(charts.map((c) => c.getAttribute('aria-label'))).toEqual([
       'Requests per hour: total 1,234, peak 1,034',
       'Tokens per hour: total 56,789, peak 47,789',
-      'Cost per hour: total $12.3456, peak $10.2456',
+      'Cost per hour: total $12.35, peak $10.25',
     ]);
     expect(container.querySelectorAll('.metric-requests .trend-bar')).toHaveLength(2);
     expect(container.querySelectorAll('.metric-requests .trend-errors')).toHaveLength(2);
     await user.click(container.querySelector('.trend-charts')!);
     await user.keyboard('{End}');
-    expect(container.querySelector('.trend-tooltip')).toHaveTextContent(/1,034 requests \(10 errors\), 47,789 tokens, \$10\.2456/);
+    expect(container.querySelector('.trend-tooltip')).toHaveTextContent(/1,034 requests \(10 errors\), 47,789 tokens, \$10\.25/);
   });
 
   it('lists the cost per model: provider - model, requests, cost, tokens', async () => {
@@ -142,7 +142,7 @@ describe('Analytics tab', () => {
       r.querySelector('.cost-tokens')!.textContent,
     ]);
     expect(rows).toEqual([
-      ['openai - gpt-4o-mini', '1,234 requests', '$12.3456', '56,789 tokens'],
+      ['openai - gpt-4o-mini', '1,234 requests', '$12.35', '56,789 tokens'],
       ['anthropic - claude-haiku-4-5', '3 requests', '$0.0042', '900 tokens'],
     ]);
   });

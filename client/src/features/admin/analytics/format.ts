@@ -8,10 +8,8 @@ export function formatCount(n: number): string {
   return integer.format(n);
 }
 
-/** Dollars with 2 decimals (Total Cost), or with `digits` decimals for small per-row costs. */
-export function formatDollars(amount: number, digits = 2): string {
-  return `$${amount.toFixed(digits)}`;
-}
+/** Dollars, in the console's one money format (cents from a dollar up, 4 decimals below). */
+export { formatUsd as formatDollars } from '../../../lib/format';
 
 /** Rounded milliseconds, or '-' when there is no figure. */
 export function formatMs(ms: number | null | undefined): string {

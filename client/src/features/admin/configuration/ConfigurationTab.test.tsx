@@ -250,7 +250,7 @@ describe('ConfigurationTab', () => {
     await screen.findByRole('heading', { name: 'Global Settings' });
     await user.clear(screen.getByLabelText('Max Response Length'));
     await user.type(screen.getByLabelText('Max Response Length'), '0');
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await user.click(screen.getByRole('button', { name: 'Save global settings' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The settings could not be saved: Max Response Length must be a whole number from 1 to 200,000');
     expect(server.callsTo('PUT /api/config/global')).toEqual([]);
   });
@@ -401,11 +401,19 @@ describe('ConfigurationTab', () => {
     await user.click(screen.getByRole('switch', { name: 'Enable Employee Support' }));
     await user.click(screen.getByRole('switch', { name: 'Enable Analytics' }));
     await user.click(screen.getByRole('switch', { name: 'Debug Mode' }));
-    await user.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
-    const [put] = server.callsTo('PUT /api/config/global');
-    expect(put.body).toMatchObject({ defaultLanguage: 'fr', maxResponseLength: 800, enableAnalytics: false, debugMode: true, verticals: { hr: false, 'customer-service': true } });
+    // Each card has its own Save, inside it, that sends only that card's fields.
+    const globalCard = screen.getByRole('region', { name: 'Global Settings' });
+    await user.click(within(globalCard).getByRole('button', { name: 'Save global settings' }));
+    expect(await within(globalCard).findByText('Settings saved.')).toBeInTheDocument();
+    expect(server.callsTo('PUT /api/config/global').map((c) => c.body)).toEqual([{ responseTemperature: 0.7, maxResponseLength: 800, defaultLanguage: 'fr' }]);
+
+    const securityCard = screen.getByRole('region', { name: 'Security & System Settings' });
+    await user.click(within(securityCard).getByRole('button', { name: 'Save' }));
+    expect(await within(securityCard).findByText('Settings saved.')).toBeInTheDocument();
+    const [, put] = server.callsTo('PUT /api/config/global');
+    expect(put.body).toMatchObject({ enableAnalytics: false, debugMode: true, verticals: { hr: false, 'customer-service': true } });
+    expect(put.body).not.toHaveProperty('defaultLanguage');
   });
 
   it('a failed load is logged and leaves the list empty', async () => {

@@ -86,6 +86,7 @@ export const CONFIG = {
     language: 'Default Language',
     /** The 11 languages the chat page offers. */
     languages: LANGUAGES.map(({ code, name }) => ({ code, name })),
+    save: 'Save global settings',
   },
   limits: {
     title: 'Chat Rate Limits',

@@ -42,7 +42,7 @@ export function AgentPerformanceTable({ rows, labelledBy }: { rows: AgentPerform
                 </td>
                 <td className="num answered-cell" data-label={C.answered}>{row.answeredRate === null ? ANALYTICS.missing : formatPercent(row.answeredRate, 1)}</td>
                 <td className="num" data-label={C.avgResponse}>{formatMs(row.averageResponseTime)}</td>
-                <td className="num" data-label={C.cost}>{formatDollars(row.totalCost, 4)}</td>
+                <td className="num" data-label={C.cost}>{formatDollars(row.totalCost)}</td>
                 <td className="num" data-label={C.tokens}>{formatCount(row.totalTokensUsed)}</td>
                 <td className="num helpful-cell" data-label={C.helpful}>
                   {row.helpfulRate === null ? (

@@ -17,7 +17,7 @@ export function CostBreakdown({ rows }: { rows: ModelCostRow[] }) {
               <span className="cost-tokens">{ANALYTICS.costs.tokens(formatCount(row.totalTokens))}</span>
             </span>
           </span>
-          <span className="cost-amount">{formatDollars(row.totalCost, 4)}</span>
+          <span className="cost-amount">{formatDollars(row.totalCost)}</span>
         </li>
       ))}
     </ul>

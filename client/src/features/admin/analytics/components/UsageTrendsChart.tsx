@@ -15,7 +15,7 @@ interface Metric {
 const METRICS: Metric[] = [
   { key: 'requests', label: ANALYTICS.trends.requests, kind: 'bars', format: formatCount },
   { key: 'tokens', label: ANALYTICS.trends.tokens, kind: 'area', format: formatCount },
-  { key: 'cost', label: ANALYTICS.trends.cost, kind: 'area', format: (v) => formatDollars(v, 4) },
+  { key: 'cost', label: ANALYTICS.trends.cost, kind: 'area', format: (v) => formatDollars(v) },
 ];
 
 /** Each hour is this wide in the SVG's own units; the SVG stretches to the card's width. */
@@ -134,7 +134,7 @@ export function UsageTrendsChart({ hourly }: { hourly: HourlyUsagePoint[] }) {
       </div>
       <p className="trend-tooltip" id={tooltipId} role="status">
         {point
-          ? `${formatHour(point.hour, true)}: ${formatCount(point.requests)} ${ANALYTICS.trends.requests.toLowerCase()} (${formatCount(point.errors)} ${ANALYTICS.trends.errors}), ${formatCount(point.tokens)} ${ANALYTICS.trends.tokens.toLowerCase()}, ${formatDollars(point.cost, 4)}`
+          ? `${formatHour(point.hour, true)}: ${formatCount(point.requests)} ${ANALYTICS.trends.requests.toLowerCase()} (${formatCount(point.errors)} ${ANALYTICS.trends.errors}), ${formatCount(point.tokens)} ${ANALYTICS.trends.tokens.toLowerCase()}, ${formatDollars(point.cost)}`
           : '\u00a0'}
       </p>
     </div>
