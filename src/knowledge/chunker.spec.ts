@@ -14,12 +14,12 @@ const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 describe('chunkContent', () => {
   it('keeps a short item as one chunk with its text intact', () => {
     const text = 'Refunds are issued within 5 days.\n\nContact us if it takes longer.';
-    expect(chunkContent(text)).toEqual([{ ord: 0, text, tokenCount: 12 }]);
+    expect(chunkContent(text)).toEqual([{ ord: 0, text, tokenCount: 12, headingPath: [] }]);
   });
 
   it('returns one empty chunk for empty or whitespace-only content, so the title stays searchable', () => {
     for (const content of ['', '   \r\n\t  ', null, undefined]) {
-      expect(chunkContent(content)).toEqual([{ ord: 0, text: '', tokenCount: 0 }]);
+      expect(chunkContent(content)).toEqual([{ ord: 0, text: '', tokenCount: 0, headingPath: [] }]);
     }
   });
 
@@ -102,5 +102,59 @@ describe('chunkContent', () => {
     const chunks = chunkContent(content);
     expect(chunks.some((c) => words(c.text).includes(blob))).toBe(true);
     for (const chunk of chunks) for (const word of words(chunk.text)) expect(word === blob || word.length < 20).toBe(true);
+  });
+});
+
+describe('chunkContent: Markdown structure', () => {
+  const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+  const doc = [
+    '# Gift wrapping',
+    '',
+    `${words(60, 'intro')}.`,
+    '',
+    '## Prices',
+    '',
+    ...Array.from({ length: 30 }, (_, i) => `${i + 1}. Style ${i} costs ${i} dollars and ${words(6, `l${i}x`)}`),
+    '',
+    '| Style | Price |',
+    '| --- | --- |',
+    ...Array.from({ length: 40 }, (_, i) => `| style ${i} with ${words(4, `t${i}x`)} | $${i} |`),
+    '',
+    '## Code',
+    '',
+    '```',
+    'first line',
+    '',
+    'after a blank line',
+    '```',
+  ].join('\n');
+  const chunks = chunkContent(doc);
+
+  it('never cuts a list item, a table row or a code block, and starts a new passage at a heading', () => {
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) {
+      for (const line of chunk.text.split('\n')) {
+        if (line.startsWith('|')) expect(line).toMatch(/^\| (Style|---|style \d+ with .*) \| (Price|---|\$\d+) \|$/);
+        if (/^\d+\./.test(line)) expect(line).toMatch(/^\d+\. Style \d+ costs \d+ dollars and (\S+ ){5}\S+$/);
+      }
+    }
+    const code = chunks.find((c) => c.text.includes('first line'))!;
+    expect(code.text).toContain('```\nfirst line\n\nafter a blank line\n```');
+    expect(code.text.startsWith('_Gift wrapping › Code_\n\n## Code')).toBe(true);
+  });
+
+  it('carries the heading path on passages under a heading', () => {
+    const prices = chunks.filter((c) => c.text.includes('| $'));
+    expect(prices.length).toBeGreaterThan(0);
+    for (const chunk of prices) {
+      expect(chunk.headingPath).toEqual(['Gift wrapping', 'Prices']);
+      expect(chunk.text.startsWith('_Gift wrapping › Prices_\n\n')).toBe(true);
+    }
+  });
+
+  it("names an attachment's passages by the attachment", () => {
+    const [chunk] = chunkContent('Warranty claims\nEvery product has a two year warranty.', { headingPath: ['warranty.txt'] });
+    expect(chunk.text).toBe('_warranty.txt_\n\nWarranty claims\nEvery product has a two year warranty.');
+    expect(chunk.headingPath).toEqual(['warranty.txt']);
   });
 });

@@ -5,6 +5,13 @@
  * word), and each one after the first repeats the tail of the previous one (a sentence or two) so
  * an answer that straddles a boundary is still found whole in one passage. A short item is one
  * passage; an item with no content is one empty passage, so its title is still searchable.
+ *
+ * Content is Markdown: a heading is where a passage prefers to start, and a table row, a list item
+ * or a fenced code block is never cut (each is one unit; only one longer than the ceiling on its
+ * own is split, a code block into fenced runs of lines). A passage under a heading starts with its
+ * heading path as an italic line ("_Gift wrapping › Prices_"), so it still says what it is about
+ * when read alone; `headingPath` gives the path above the content's own headings (an
+ * attachment's name).
  */
 
 export interface ChunkerOptions {
@@ -14,6 +21,8 @@ export interface ChunkerOptions {
   maxWords?: number;
   /** At most this many words are repeated from the end of the previous passage. */
   overlapWords?: number;
+  /** Headings above the content's own (e.g. the attachment's name); default none. */
+  headingPath?: string[];
 }
 
 export interface TextChunk {
@@ -22,9 +31,11 @@ export interface TextChunk {
   text: string;
   /** Whitespace-separated words in `text` (the index's document length and a prompt-size guide). */
   tokenCount: number;
+  /** The headings the passage sits under, outermost first (empty for content without headings). */
+  headingPath: string[];
 }
 
-const DEFAULTS: Required<ChunkerOptions> = { minWords: 120, maxWords: 220, overlapWords: 30 };
+const DEFAULTS: Required<Omit<ChunkerOptions, 'headingPath'>> = { minWords: 120, maxWords: 220, overlapWords: 30 };
 
 /** How a unit is joined to the one before it. */
 type Separator = 'paragraph' | 'line' | 'space';
@@ -33,6 +44,10 @@ interface Unit {
   text: string;
   words: number;
   sep: Separator;
+  /** The headings in force at this unit (a heading unit: including itself). */
+  path: string[];
+  /** A heading line. */
+  heading?: boolean;
 }
 
 /** Sentence end: . ! ? or … optionally followed by closing quotes/brackets, then whitespace. */
@@ -72,39 +87,135 @@ function normalise(content: string): string {
  * a line. A "sentence" longer than the ceiling (a pasted line with no punctuation) is cut into
  * evenly sized runs of whole words.
  */
-/** `text.split(/\n\s*\n/)`, one paragraph at a time. */
+/** `text.split(/\n\s*\n/)`, one paragraph at a time; a fenced code block is never split. */
 function* paragraphsOf(text: string): Generator<string> {
   const breaks = /\n\s*\n/g;
   let start = 0;
+  let fenced = text.includes('```') || text.includes('~~~');
   for (let m = breaks.exec(text); m !== null; m = breaks.exec(text)) {
+    if (fenced && insideFence(text.slice(start, m.index))) continue;
     yield text.slice(start, m.index);
     start = m.index + m[0].length;
+    fenced = text.includes('```', start) || text.includes('~~~', start);
   }
   yield text.slice(start);
 }
 
-function* toUnits(text: string, maxWords: number, minWords: number): Generator<Unit> {
+/** Whether `paragraph` opens a fenced code block it does not close. */
+function insideFence(paragraph: string): boolean {
+  let open: string | null = null;
+  for (const line of paragraph.split('\n')) {
+    const fence = FENCE.exec(line);
+    if (!fence) continue;
+    if (open === null) open = fence[1];
+    else if (line.trim().startsWith(open)) open = null;
+  }
+  return open !== null;
+}
+
+/** A Markdown block: its lines, and whether it is one unit (a table row, list item, code block). */
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const LIST_ITEM = /^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+\S/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const FENCE = /^\s{0,3}(```+|~~~+)/;
+
+function* toUnits(text: string, maxWords: number, minWords: number, basePath: string[] = []): Generator<Unit> {
   const pieceTarget = Math.max(1, Math.floor((minWords + maxWords) / 2));
+  const levels: { level: number; text: string }[] = [];
+  const path = () => [...basePath, ...levels.map((h) => h.text)];
   let p = -1;
   for (const paragraph of paragraphsOf(text)) {
     p += 1;
     const lines = paragraph.split('\n');
     for (let l = 0; l < lines.length; l += 1) {
+      const line = lines[l];
+      // How a unit starting this line joins the one before it.
+      const lineSep: Separator = l > 0 ? 'line' : p > 0 ? 'paragraph' : 'space';
+      const heading = HEADING.exec(line);
+      if (heading) {
+        const level = heading[1].length;
+        while (levels.length > 0 && levels[levels.length - 1].level >= level) levels.pop();
+        levels.push({ level, text: heading[2].replace(/[*_`]/g, '') });
+        yield { text: line.trim(), words: countWords(line), sep: lineSep, path: path(), heading: true };
+        continue;
+      }
+      const fence = FENCE.exec(line);
+      if (fence) {
+        // paragraphsOf keeps a fenced block in one paragraph: it runs to its closing fence.
+        const block = [line];
+        let closed = false;
+        for (l += 1; l < lines.length; l += 1) {
+          block.push(lines[l]);
+          if (lines[l].trim().startsWith(fence[1])) {
+            closed = true;
+            break;
+          }
+        }
+        const at = path();
+        let firstPiece = true;
+        for (const body of codeRuns(block, closed, fence[1], maxWords)) {
+          yield { text: body, words: countWords(body), sep: firstPiece ? lineSep : 'line', path: at };
+          firstPiece = false;
+        }
+        continue;
+      }
+      if (TABLE_ROW.test(line) || LIST_ITEM.test(line)) {
+        // A list item takes its indented continuation lines with it.
+        let body = line;
+        let end = l;
+        while (LIST_ITEM.test(line) && end + 1 < lines.length && /^\s{2,}\S/.test(lines[end + 1]) && !LIST_ITEM.test(lines[end + 1])) body += `\n${lines[(end += 1)]}`;
+        const words = countWords(body);
+        if (words <= maxWords) {
+          l = end;
+          yield { text: body.trimEnd(), words, sep: lineSep, path: path() };
+          continue;
+        }
+      }
       let first = true;
-      for (const sentence of lines[l].trim().split(SENTENCE_BREAK)) {
+      for (const sentence of line.trim().split(SENTENCE_BREAK)) {
         const words = sentence.split(/\s+/).filter(Boolean);
         if (words.length === 0) continue;
         const pieces = words.length > maxWords ? Math.ceil(words.length / pieceTarget) : 1;
         const size = Math.ceil(words.length / pieces);
         for (let i = 0; i < words.length; i += size) {
           const slice = words.slice(i, i + size);
-          const sep: Separator = !first ? 'space' : l > 0 ? 'line' : p > 0 ? 'paragraph' : 'space';
-          yield { text: slice.join(' '), words: slice.length, sep };
+          yield { text: slice.join(' '), words: slice.length, sep: first ? lineSep : 'space', path: path() };
           first = false;
         }
       }
     }
   }
+}
+
+/** A fenced code block whole, or, longer than the ceiling, as several fenced runs of its lines. */
+function* codeRuns(block: string[], closed: boolean, fence: string, maxWords: number): Generator<string> {
+  const body = closed ? block : [...block, fence];
+  if (countWords(body.join('\n')) <= maxWords) {
+    yield body.join('\n');
+    return;
+  }
+  const open = body[0];
+  const inner = body.slice(1, -1);
+  let run: string[] = [];
+  let words = 0;
+  for (const line of inner) {
+    const w = countWords(line);
+    if (run.length > 0 && words + w > maxWords - 2) {
+      yield [open, ...run, fence].join('\n');
+      run = [];
+      words = 0;
+    }
+    run.push(line);
+    words += w;
+  }
+  if (run.length > 0) yield [open, ...run, fence].join('\n');
+}
+
+/** The passage with its heading path as an italic first line ("_Gift wrapping › Prices_"). */
+function withPath(body: string, path: string[]): string {
+  if (path.length === 0) return body;
+  const line = `_${path.join(' › ').replace(/_/g, '\\_')}_`;
+  return body ? `${line}\n\n${body}` : line;
 }
 
 function render(units: Unit[]): string {
@@ -131,7 +242,7 @@ function overlapOf(chunk: Unit[], overlapWords: number): Unit[] {
   // repeat its last few words instead.
   const last = chunk[chunk.length - 1].text.split(' ');
   const keep = last.slice(-Math.ceil(overlapWords / 2));
-  return [{ text: keep.join(' '), words: keep.length, sep: 'space' }];
+  return [{ text: keep.join(' '), words: keep.length, sep: 'space', path: chunk[chunk.length - 1].path }];
 }
 
 /** Splits `content` into passages; see the file comment for the rules. */
@@ -147,11 +258,14 @@ export function chunkContent(content: string | null | undefined, options: Chunke
  */
 export function* chunkStream(content: string | null | undefined, options: ChunkerOptions = {}): Generator<TextChunk> {
   const { minWords, maxWords, overlapWords } = { ...DEFAULTS, ...options };
+  const basePath = options.headingPath ?? [];
   if (!(maxWords > 0) || minWords > maxWords) throw new RangeError('chunkContent: need 0 < minWords <= maxWords');
   const text = normalise(content ?? '');
   const total = countWords(text);
   if (total <= maxWords) {
-    yield { ord: 0, text, tokenCount: total };
+    // One passage: its own headings are in it; only a path given from outside is added.
+    const whole = withPath(text, basePath);
+    yield { ord: 0, text: whole, tokenCount: countWords(whole), headingPath: basePath };
     return;
   }
 
@@ -163,8 +277,12 @@ export function* chunkStream(content: string | null | undefined, options: Chunke
   const held: { units: Unit[]; fresh: number }[] = [];
   let ord = 0;
   const passage = (chunk: { units: Unit[] }): TextChunk => {
-    const body = render(chunk.units);
-    return { ord: ord++, text: body, tokenCount: countWords(body) };
+    const [head] = chunk.units;
+    const headingPath = head?.path ?? basePath;
+    // A passage opening with the only heading of its path names itself; others get the path line.
+    const named = head?.heading === true && headingPath.length === 1 && basePath.length === 0;
+    const body = named ? render(chunk.units) : withPath(render(chunk.units), headingPath);
+    return { ord: ord++, text: body, tokenCount: countWords(body), headingPath };
   };
   let current: Unit[] = [];
   let currentWords = 0;
@@ -177,13 +295,21 @@ export function* chunkStream(content: string | null | undefined, options: Chunke
     fresh = 0;
   };
 
-  for (const unit of toUnits(text, maxWords, minWords)) {
+  for (const unit of toUnits(text, maxWords, minWords, basePath)) {
     if (fresh > 0) {
       const overflows = currentWords + unit.words > maxWords;
-      // Cut at whichever boundary lands nearest the share; a paragraph break is taken a bit early.
+      // Cut at whichever boundary lands nearest the share; a paragraph break is taken a bit early,
+      // a heading earlier still (a new section starts a new passage, without the overlap).
       const shareReached = fresh + unit.words / 2 > share;
       const paragraphBreak = unit.sep === 'paragraph' && fresh >= share * 0.75 && currentWords >= minWords;
-      if (overflows || shareReached || paragraphBreak) flush();
+      const sectionBreak = unit.heading === true && fresh >= minWords / 2;
+      if (overflows || shareReached || paragraphBreak || sectionBreak) {
+        flush();
+        if (unit.heading) {
+          current = [];
+          currentWords = 0;
+        }
+      }
     }
     while (held.length > 2) yield passage(held.shift()!);
     if (fresh === 0 && currentWords + unit.words > maxWords) {
@@ -203,7 +329,8 @@ export function* chunkStream(content: string | null | undefined, options: Chunke
     const last = held[held.length - 1];
     const prev = held[held.length - 2];
     const prevWords = prev.units.reduce((n, u) => n + u.words, 0);
-    if (last.fresh < minWords / 2 && prevWords + last.fresh <= maxWords) {
+    const startsSection = last.units[last.units.length - countFreshUnits(last)]?.heading === true;
+    if (last.fresh < minWords / 2 && prevWords + last.fresh <= maxWords && !startsSection) {
       const freshUnits = last.units.slice(last.units.length - countFreshUnits(last));
       prev.units = prev.units.concat(freshUnits);
       prev.fresh += last.fresh;

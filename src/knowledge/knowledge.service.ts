@@ -179,10 +179,18 @@ const SLICE_MS = 50;
 /** A knowledge_chunks row to insert. */
 type ChunkRowInput = Pick<KnowledgeChunk, 'itemId' | 'ord' | 'vertical' | 'jurisdiction' | 'title' | 'text' | 'tokenCount'>;
 
+/**
+ * The texts an item is chunked from: its content, then each text attachment's, each chunked on its
+ * own (an attachment's passages never join the item's) and named by the attachment's file name
+ * (their heading path starts with it).
+ */
+function textsOf(item: KnowledgeItem, attachments: KnowledgeAttachment[]): { text: string; headingPath: string[] }[] {
+  return [{ text: item.content, headingPath: [] }, ...attachments.filter((a) => !a.type.startsWith('image/')).map((a) => ({ text: a.content, headingPath: [a.name] }))];
+}
+
 /** The chunks of an item: its content's, then each text attachment's, numbered in that order. */
 function chunkRowsOf(item: KnowledgeItem, attachments: KnowledgeAttachment[]): ChunkRowInput[] {
-  const texts = [item.content, ...attachments.filter((a) => !a.type.startsWith('image/')).map((a) => a.content)];
-  const pieces = texts.flatMap((text, i) => (i > 0 && text.trim() === '' ? [] : chunkContent(text)));
+  const pieces = textsOf(item, attachments).flatMap(({ text, headingPath }, i) => (i > 0 && text.trim() === '' ? [] : chunkContent(text, { headingPath })));
   return pieces.map((chunk, ord) => ({
     itemId: item.id,
     ord,
@@ -196,12 +204,11 @@ function chunkRowsOf(item: KnowledgeItem, attachments: KnowledgeAttachment[]): C
 
 /** chunkRowsOf, one row at a time (chunkStream): for indexing a large item in slices. */
 function* chunkRowStream(item: KnowledgeItem, attachments: KnowledgeAttachment[]): Generator<ChunkRowInput> {
-  const texts = [item.content, ...attachments.filter((a) => !a.type.startsWith('image/')).map((a) => a.content)];
   let ord = 0;
   const jurisdiction = jurisdictionKey(item.jurisdiction, item.subRegion);
-  for (const [i, text] of texts.entries()) {
+  for (const [i, { text, headingPath }] of textsOf(item, attachments).entries()) {
     if (i > 0 && text.trim() === '') continue;
-    for (const chunk of chunkStream(text)) {
+    for (const chunk of chunkStream(text, { headingPath })) {
       yield { itemId: item.id, ord: ord++, vertical: item.vertical, jurisdiction, title: item.title, text: chunk.text, tokenCount: chunk.tokenCount };
     }
   }

@@ -114,3 +114,31 @@ describe('offline knowledge responder', () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe('offline knowledge responder: Markdown knowledge', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { GIFT_WRAPPING } = require('../../../test/fixtures/gift-wrapping') as typeof import('../../../test/fixtures/gift-wrapping');
+  const item = { itemId: 'g1', title: 'Gift wrapping', score: 1, text: GIFT_WRAPPING.content };
+  const attachment = { itemId: 'g1', title: 'Gift wrapping', score: 0.5, text: `_warranty.txt_\n\n${GIFT_WRAPPING.attachment.content}` };
+
+  it('quotes the price list and the table whole, under their heading, with the title on its own line', () => {
+    const answer = composeLocalAnswer(request(GIFT_WRAPPING.question, [item, attachment]));
+    expect(answer).toContain('**Gift wrapping**\n\n');
+    expect(answer).toContain('**Prices**\n\n1. Classic paper wrapping: $4\n2. Premium box with ribbon: $9\n3. Eco fabric wrap (reusable): $7');
+    expect(answer).toContain('| Style | Price | Delivery |\n| --- | --- | --- |\n| Classic | $4 | same day |\n| Premium | $9 | next day |\n| Eco | $7 | same day |');
+    // No fence is left open, and the attachment's first line is not run into the item's text.
+    expect((answer.match(/```/g) ?? []).length % 2).toBe(0);
+    expect(answer).not.toMatch(/\S Warranty claims/);
+  });
+
+  it("quotes a code block whole, and an attachment's passage apart from the item's, under the attachment's name", () => {
+    const code = composeLocalAnswer(request('gift message coupon code', [item]));
+    expect(code).toContain('```\nGIFTNOTE-2024\n```');
+    const warranty = composeLocalAnswer(request('How long is the warranty?', [item, attachment]));
+    expect(warranty).toContain('_warranty.txt_\n\nWarranty claims Every product has a two year warranty.');
+  });
+
+  it('a plain-text item is quoted as before: matching sentences joined, the title on its own line', () => {
+    expect(composeLocalAnswer(request('How long do refunds take?'))).toContain('**Returns and refunds**\n\nRefunds go back to the original payment method within 5 business days.');
+  });
+});

@@ -1,8 +1,12 @@
 /**
  * The offline knowledge responder (provider `local`): a real answerer for installs without an LLM
  * key. It picks the sentences of the retrieved passages that best cover the question, quotes them
- * under the title of the knowledge item they come from (saying in which language they are written
- * when it is not the visitor's), and says plainly when nothing matched, with the next steps:
+ * as Markdown under the title of the knowledge item they come from, on its own line (saying in
+ * which language they are written when it is not the visitor's). Knowledge is Markdown: a table, a
+ * list or a code block is quoted whole (a long table: its header and the matching rows) under the
+ * heading it sits below, never cut into sentences; each passage is quoted apart from the others,
+ * so an attachment's text (its own passage, named by the attachment) is never run into the
+ * item's. It says plainly when nothing matched, with the next steps:
  * rephrasing, and the vertical whose knowledge does match; a greeting, thanks or goodbye alone
  * is answered in kind (small-talk.ts). Its own sentences are in the 11 offered languages. It
  * streams its answer in small word groups like a vendor model would.
@@ -187,19 +191,135 @@ interface ScoredSentence {
   text: string;
   index: number;
   hits: number;
+  /** The Markdown block it belongs to: sentences of one block are joined by a space, blocks by a blank line. */
+  block: number;
+  /** The heading (or heading path line) the block sits under, quoted above it. */
+  context?: string;
+  /** A table, list or code block (quoted whole). */
+  structured?: boolean;
 }
 
-/** The sentences of one passage that mention the question's terms, best first, at most `max`. */
+/** A Markdown block of a passage. */
+interface Block {
+  kind: 'text' | 'table' | 'list' | 'code' | 'heading' | 'path';
+  lines: string[];
+}
+
+const TABLE_LINE = /^\s*\|.*\|\s*$/;
+const LIST_LINE = /^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+\S/;
+const FENCE_LINE = /^\s{0,3}(```+|~~~+)/;
+const HEADING_LINE = /^#{1,6}\s+\S/;
+const PATH_LINE = /^_[^_].*_$/;
+/** A table longer than this is quoted as its header and the rows that match. */
+const TABLE_ROWS_QUOTED = 15;
+
+/** The passage's blocks: headings, tables, lists (with their continuation lines), code, paragraphs. */
+function blocksOf(text: string): Block[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const fence = FENCE_LINE.exec(line);
+    if (fence) {
+      const block = [line];
+      for (i += 1; i < lines.length; i += 1) {
+        block.push(lines[i]);
+        if (lines[i].trim().startsWith(fence[1])) break;
+      }
+      if (!FENCE_LINE.test(block[block.length - 1]) || block.length === 1) block.push(fence[1]);
+      blocks.push({ kind: 'code', lines: block });
+      continue;
+    }
+    if (HEADING_LINE.test(line)) {
+      blocks.push({ kind: 'heading', lines: [line.trim()] });
+      continue;
+    }
+    if (blocks.length === 0 && PATH_LINE.test(line.trim())) {
+      blocks.push({ kind: 'path', lines: [line.trim()] });
+      continue;
+    }
+    const kind: Block['kind'] = TABLE_LINE.test(line) ? 'table' : LIST_LINE.test(line) ? 'list' : 'text';
+    const last = blocks[blocks.length - 1];
+    const continues = last && last.kind === kind && kind !== 'text' && lines[i - 1]?.trim() !== '';
+    const listContinuation = last?.kind === 'list' && kind === 'text' && /^\s{2,}\S/.test(line) && lines[i - 1]?.trim() !== '';
+    if (continues || listContinuation) last.lines.push(line);
+    else if (last && last.kind === 'text' && kind === 'text' && lines[i - 1]?.trim() !== '') last.lines.push(line);
+    else blocks.push({ kind, lines: [line] });
+  }
+  return blocks;
+}
+
+const wordsOf = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem));
+const hitsIn = (text: string, stems: Set<string>) => {
+  const words = wordsOf(text);
+  let hits = 0;
+  for (const s of stems) if (words.has(s)) hits += 1;
+  return hits;
+};
+
+/** A long table: its header, separator and the rows that match (the first rows when none does). */
+function quotedTable(lines: string[], stems: Set<string>): string {
+  if (lines.length <= TABLE_ROWS_QUOTED + 2) return lines.join('\n');
+  const [header, separator, ...rows] = lines;
+  const matching = rows.filter((row) => hitsIn(row, stems) > 0);
+  const shown = (matching.length > 0 ? matching : rows).slice(0, TABLE_ROWS_QUOTED);
+  return [header, separator, ...shown].join('\n');
+}
+
+/**
+ * The units of one passage that mention the question's terms, best first, at most `max`: the
+ * sentences of its paragraphs, and its tables, lists and code blocks whole.
+ */
 function bestSentences(passage: LlmPassage, stems: Set<string>, max: number): ScoredSentence[] {
-  const scored = splitSentences(passage.text).map((text, index) => {
-    const words = new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem));
-    let hits = 0;
-    for (const s of stems) if (words.has(s)) hits += 1;
-    return { text, index, hits };
+  const units: Omit<ScoredSentence, 'index'>[] = [];
+  let context: string | undefined;
+  const title = passage.title.trim().toLowerCase();
+  blocksOf(passage.text).forEach((block, b) => {
+    if (block.kind === 'heading' || block.kind === 'path') {
+      const heading = block.lines[0].replace(/^#+\s*/, '').replace(/\s*#*$/, '').replace(/^_|_$/g, '');
+      // The item's own title as its first heading is already quoted above the passage.
+      context = heading.trim().toLowerCase() === title ? undefined : block.lines[0];
+      return;
+    }
+    if (block.kind === 'text') {
+      for (const text of splitSentences(block.lines.join('\n'))) units.push({ text, hits: hitsIn(text, stems), block: b, context });
+      return;
+    }
+    const whole = block.lines.join('\n');
+    const text = block.kind === 'table' ? quotedTable(block.lines, stems) : whole;
+    // A table, list or code block is about what its heading says.
+    units.push({ text, hits: hitsIn(`${context ?? ''}\n${whole}`, stems), block: b, context, structured: true });
   });
+  const scored = units.map((u, index) => ({ ...u, index }));
   const relevant = scored.filter((s) => s.hits > 0).sort((a, b) => b.hits - a.hits || a.index - b.index);
   const chosen = (relevant.length > 0 ? relevant : scored.slice(0, 2)).slice(0, max);
+  // Every matching table, list and code block is quoted, however many sentences match too: they
+  // hold the facts (the prices) that sentences only introduce.
+  for (const unit of relevant) if (unit.structured && !chosen.includes(unit)) chosen.push(unit);
+  // ...and so is the rest of a section's data: a table beside a matching list under one heading.
+  const sections = new Set(chosen.filter((u) => u.structured).map((u) => u.context));
+  for (const unit of scored) if (unit.structured && sections.has(unit.context) && !chosen.includes(unit)) chosen.push(unit);
   return chosen.sort((a, b) => a.index - b.index);
+}
+
+/** One passage's chosen units as Markdown: each block under its heading, blocks a blank line apart. */
+function quote(units: ScoredSentence[]): string {
+  const out: string[] = [];
+  let context: string | undefined;
+  let block = -1;
+  for (const unit of units) {
+    if (unit.context && unit.context !== context) {
+      // A heading is quoted small (bold), whatever its level, under the item's title.
+      out.push(unit.context.startsWith('_') ? unit.context : `**${unit.context.replace(/^#+\s*/, '').replace(/\s*#*$/, '')}**`);
+      context = unit.context;
+      block = -1;
+    }
+    if (unit.block === block && out.length > 0) out[out.length - 1] += ` ${unit.text}`;
+    else out.push(unit.text);
+    block = unit.block;
+  }
+  return out.join('\n\n');
 }
 
 /** Builds the whole answer text from the grounding; exported for unit tests. */
@@ -229,13 +349,20 @@ export function composeLocalAnswer(request: LlmRequest): string {
     if (budget <= 0) break;
     // Every cited item gets at least one sentence: the first leaves one for each of the others.
     const share = budget - (items.length - 1 - n);
-    const sentences = itemPassages
-      .flatMap((p) => bestSentences(p, stems, share))
-      .filter((s, i, all) => all.findIndex((o) => o.text === s.text) === i)
-      .slice(0, share);
-    if (sentences.length === 0) continue;
-    budget -= sentences.length;
-    sections.push(`**${title}**\n\n${sentences.map((s) => s.text).join(' ')}`);
+    const seen = new Set<string>();
+    let left = share;
+    const quoted: string[] = [];
+    for (const p of itemPassages) {
+      if (left <= 0) break;
+      const units = bestSentences(p, stems, left).filter((s) => !seen.has(s.text) && seen.add(s.text));
+      if (units.length === 0) continue;
+      left -= units.length;
+      quoted.push(quote(units));
+    }
+    if (quoted.length === 0) continue;
+    budget -= share - left;
+    // The title on a line of its own, then each passage's quote: lists, tables and code render.
+    sections.push(`**${title}**\n\n${quoted.join('\n\n')}`);
   }
   if (sections.length === 0) return none();
   // The passages are quoted as written: say in which language when it is not the reply's.
