@@ -130,7 +130,7 @@ describe('knowledge contract', () => {
   });
 
   it.each([
-    [{ name: 'manual.pdf', content: 'x' }, 'unsupported_media_type'],
+    [{ name: 'manual.doc', content: 'x' }, 'unsupported_media_type'],
     [{ name: 'photo.png', type: 'image/gif', content: PNG_1x1 }, 'unsupported_media_type'],
     [{ name: 'photo.png', content: 'data:image/png;base64,aGVsbG8gd29ybGQ=' }, 'unsupported_media_type'],
     [{ name: 'photo.jpg', content: 'not base64 at all' }, 'validation_failed'],
