@@ -145,6 +145,17 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
+/** A JSON-RPC request body, with the byte limit the JSON-RPC gate enforces (the same table as every other body). */
+function jsonRpcRequestBody(): object {
+  const bytes = bodyLimitFor('/a2a');
+  return {
+    required: true,
+    description: `At most ${describeBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes) of JSON; a larger body gets 413 with a JSON-RPC error.`,
+    [BODY_LIMIT_EXTENSION]: bytes,
+    content: { 'application/json': { schema: jsonRpcBody } },
+  };
+}
+
 const jsonRpcBody = { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } };
 const jsonRpcError = {
   description: 'A JSON-RPC error object (`error.code` -32000 with `error.data.code`: unauthorized, forbidden, rate_limited, forbidden_origin; -32700, -32600 for a body that is not one JSON-RPC request).',
@@ -172,7 +183,7 @@ const PROTOCOL_PATHS = {
         'An API key with the a2a scope. Send `A2A-Version: 1.0` for the 1.0 method names; without it the request is A2A 0.3 (message/send, tasks/get, ...). A message is one question (text parts; metadata `skillId`, `jurisdiction`, `subJurisdiction`, `language`), answered as a task whose artifact `answer` holds the text and a data part with the sources; the contextId is the conversation. SendStreamingMessage and SubscribeToTask answer as server-sent events. Example: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"How do I reset my password?"}],"metadata":{"skillId":"customer-service"}}}}`',
       security: keyed,
       parameters: [{ name: 'A2A-Version', in: 'header', required: false, schema: { type: 'string', enum: ['1.0', '0.3'] } }],
-      requestBody: { required: true, content: { 'application/json': { schema: jsonRpcBody } } },
+      requestBody: jsonRpcRequestBody(),
       responses: {
         '200': {
           description: 'A JSON-RPC response (a result, or an error such as -32001 task not found); streaming methods: server-sent events, each a JSON-RPC response holding a task, status update or artifact update.',
@@ -189,7 +200,7 @@ const PROTOCOL_PATHS = {
       description:
         'An API key with the mcp scope. Protocol revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 (what the official SDK negotiates); no session, JSON responses. A request with an Origin header must come from this server or CORS_ORIGINS. Example: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_knowledge","arguments":{"query":"reset password"}}}` with `Accept: application/json, text/event-stream`.',
       security: keyed,
-      requestBody: { required: true, content: { 'application/json': { schema: jsonRpcBody } } },
+      requestBody: jsonRpcRequestBody(),
       responses: { '200': { description: 'The JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } }, ...rpcErrors },
     },
   },

@@ -11,6 +11,7 @@ import { AppError } from '../common/app-error';
 import { clientAddressOf } from '../common/client-address';
 import { requestIdOf } from '../common/request-id';
 import type { ApiKeyScope } from '../shared/contracts/api-keys';
+import { bodyLimitFor } from '../shared/contracts/http';
 import { API_KEY_MESSAGES } from '../api-keys/api-keys.errors';
 import type { ApiKeyPrincipal, ApiKeysService } from '../api-keys/api-keys.service';
 import { apiKeyOf } from '../api-keys/require-api-key';
@@ -26,7 +27,7 @@ export const JSON_RPC_ERRORS = {
 } as const;
 
 /** The largest JSON-RPC request body (the question itself is bounded tighter by the chat contract). */
-export const JSON_RPC_BODY_LIMIT_BYTES = 1024 * 1024;
+export const JSON_RPC_BODY_LIMIT_BYTES = bodyLimitFor('/a2a');
 
 /** Who called a machine endpoint: the key, where from, and a signal that fires when the caller goes away. */
 export interface MachineCaller {
