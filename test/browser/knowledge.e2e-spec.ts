@@ -1,7 +1,7 @@
 /**
  * The Knowledge Base tab in Chromium against the built client and the real server, signed in as a
  * real admin: quick upload of a real 3-page PDF (printed by Chromium in the test) is parsed in the
- * browser by the bundled PDF.js and becomes an item holding its last page's text; a .docx and an
+ * browser by the bundled PDF.js and becomes an item holding its last page's text; a legacy .doc and an
  * empty .txt get their alerts; an item is created, edited and deleted through the editor; a
  * PNG and a TXT are attached and previewed; another console's change shows up live.
  * Screenshots go to test-artifacts/knowledge-*.png.
@@ -76,7 +76,7 @@ describeBrowser('Knowledge Base tab in the browser', () => {
   const itemTitled = async (title: string): Promise<ApiItem | undefined> => (await listItems()).find((i) => i.title === title);
   const fullItem = async (id: string): Promise<ApiItem> => (await (await page.request.get(`${t.url}/api/knowledge/${id}`)).json()).data;
 
-  const quickUpload = () => page.getByRole('region', { name: 'Quick Upload Document' }).getByLabel('Upload a TXT, JSON or PDF document');
+  const quickUpload = () => page.getByRole('region', { name: 'Quick Upload Document' }).getByLabel('Upload a TXT, JSON, PDF, DOCX, Markdown, HTML, CSV or XLSX document');
   const list = () => page.getByRole('list', { name: 'Knowledge Items' });
   const editorHeading = (name: 'New Knowledge Item' | 'Edit Knowledge Item') => page.getByRole('heading', { name });
   const placeholder = () => page.getByText('Select a knowledge item to edit or create a new one');
@@ -186,21 +186,21 @@ describeBrowser('Knowledge Base tab in the browser', () => {
     expect(dog.content).not.toContain('{');
   });
 
-  it('a .docx dropped on quick upload shows the not-yet-supported alert; an empty .txt the empty-file alert', async () => {
+  it('a legacy .doc dropped on quick upload shows the not-yet-supported alert; an empty .txt the empty-file alert', async () => {
     let seen = alerts.length;
     // A drop carries any file (the picker's accept list does not apply), as dragging from a desktop does.
     const dataTransfer = await page.evaluateHandle(`(() => {
       const transfer = new DataTransfer();
-      transfer.items.add(new File(['PK fake word file'], 'Quarterly report.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }));
+      transfer.items.add(new File(['fake word 97 file'], 'Quarterly report.doc', { type: 'application/msword' }));
       return transfer;
     })()`);
     await page.getByRole('region', { name: 'Quick Upload Document' }).getByText('Drop a file here or click to choose').dispatchEvent('drop', { dataTransfer });
     const docx = await alertAfter(seen);
-    expect(docx).toMatch(/^Word files are not yet supported\./);
+    expect(docx).toMatch(/^Legacy Word files \(\.doc\) are not yet supported\./);
+    expect(docx).toContain('Save the file as .docx and upload that');
     expect(docx).toContain('Copy and paste the content');
     expect(docx).toContain('Convert the file to plain text (.txt)');
-    expect(docx).toContain('save as CSV and convert it to text');
-    expect(docx).toContain('Supported formats: TXT, JSON, PDF');
+    expect(docx).toContain('Supported formats: TXT, JSON, PDF, DOCX, Markdown, HTML, CSV, XLSX');
 
     seen = alerts.length;
     await quickUpload().setInputFiles({ name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.from('  \n\t ') });
