@@ -184,7 +184,11 @@ describeBrowser('chat page finish in Chromium', () => {
         expect(await cited.textContent()).not.toContain('granite');
         expect(await cited.locator('strong').textContent()).toBe('quokka onboarding voucher');
         // The item's start is above, out of view; the cited passage is in view, its top near the panel's.
-        await page.waitForFunction('(() => { const el = document.querySelector(".source-passage"); const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; })()', undefined, { timeout: 5000 });
+        await page.waitForFunction(() => {
+          const w = globalThis as unknown as { innerHeight: number; document: { querySelector(s: string): { getBoundingClientRect(): { top: number } } } };
+          const r = w.document.querySelector('.source-passage').getBoundingClientRect();
+          return r.top >= 0 && r.top < w.innerHeight / 2;
+        }, undefined, { timeout: 5000 });
         expect(await panel.getByRole('heading', { name: 'Reseller handbook' }).isVisible()).toBe(true);
         const headingBox = (await panel.getByRole('heading', { name: 'Reseller handbook' }).boundingBox())!;
         expect(headingBox.y + headingBox.height).toBeLessThan(0);
@@ -247,7 +251,8 @@ describeBrowser('chat page finish in Chromium', () => {
     });
     await page.goto(t.url, { waitUntil: 'commit' });
     await bundleRequested;
-    await page.waitForFunction('document.readyState !== "loading"');
+    // A function, not a string: a string predicate runs through eval(), which the page's CSP refuses.
+    await page.waitForFunction(() => (globalThis as unknown as { document: { readyState: string } }).document.readyState !== 'loading');
     const beforeApp = await page.evaluate('({ dir: document.documentElement.dir, lang: document.documentElement.lang, mounted: document.getElementById("root").childElementCount > 0 })');
     release();
     expect(beforeApp).toEqual({ dir: 'rtl', lang: 'ar', mounted: false });

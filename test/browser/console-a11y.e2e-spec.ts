@@ -178,7 +178,12 @@ describeBrowser('accessibility and screenshots of the sign-in steps and the cons
     await page.getByRole('list', { name: 'Knowledge Items' }).getByRole('button').nth(2).click();
     const heading = page.getByRole('heading', { name: 'Edit Knowledge Item' });
     await heading.waitFor();
-    await page.waitForFunction(`(() => { const h = [...document.querySelectorAll('h2')].find((e) => e.textContent === 'Edit Knowledge Item'); const top = h.getBoundingClientRect().top; return top >= 0 && top < 200; })()`, undefined, { timeout: 5000 });
+    await page.waitForFunction(() => {
+      const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; getBoundingClientRect(): { top: number } }> } }).document;
+      const h = Array.from(d.querySelectorAll('h2')).find((e) => e.textContent === 'Edit Knowledge Item');
+      const top = h ? h.getBoundingClientRect().top : -1;
+      return top >= 0 && top < 200;
+    }, undefined, { timeout: 5000 });
     await screenshot(page, 'a11y-knowledge-editor-opened-390', { fullPage: false });
     await page.setViewportSize(VIEWPORTS[0]);
     // Configuration: the agent dialog.
