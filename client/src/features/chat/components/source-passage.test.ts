@@ -31,4 +31,11 @@ describe('findPassage / splitAtPassage', () => {
     expect(split.before).toBe('Intro.\n\n');
     expect(split.after).toBe('\n\nOutro.');
   });
+
+  it('finds a passage the chunker sent with its heading path line first', () => {
+    const content = '## Gift wrapping\n\nIntro.\n\n### Prices\n\n1. Paper: $3\n2. Box: $5';
+    const split = splitAtPassage(content, '_Gift wrapping › Prices_\n\n1. Paper: $3\n2. Box: $5')!;
+    expect(split.passage).toBe('1. Paper: $3\n2. Box: $5');
+    expect(split.before).toBe('## Gift wrapping\n\nIntro.\n\n### Prices\n\n');
+  });
 });

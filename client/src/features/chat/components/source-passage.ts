@@ -23,9 +23,16 @@ function fencesIn(text: string): number {
   return (text.match(FENCE) ?? []).length;
 }
 
+/**
+ * The italic heading-path line the chunker puts before a passage under a heading
+ * ("_Gift wrapping › Prices_", underscores in it escaped): it says what the passage is about when
+ * read alone, but is not part of the item's text, so it is left out when looking for the passage.
+ */
+const HEADING_PATH_LINE = /^_(?:\\.|[^_\\])*_\s+/;
+
 /** The character range [start, end) of `passage` in `content`, white space aside; null when it is not there. */
 export function findPassage(content: string, passage: string): { start: number; end: number } | null {
-  const wanted = passage.replace(/\s+/g, '');
+  const wanted = passage.replace(HEADING_PATH_LINE, '').replace(/\s+/g, '');
   if (wanted === '') return null;
   const positions: number[] = [];
   let squeezed = '';
