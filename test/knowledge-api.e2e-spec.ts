@@ -77,8 +77,10 @@ describe('knowledge API', () => {
     ['tags that are not a list', { tags: 'a,b' }, 400],
     ['a numeric title', { title: 42 }, 400],
     ['an unknown vertical', { vertical: 'future' }, 400],
-    ['a PDF attachment', { attachments: [{ name: 'manual.pdf', type: 'application/pdf', content: 'x' }] }, 415],
-    ['a .docx attachment', { attachments: [{ name: 'notes.docx', content: 'x' }] }, 415],
+    // PDF, DOCX, XLSX, CSV and HTML attachments arrive converted to Markdown text (POST /api/knowledge/import/file);
+    // the legacy Office formats are still refused.
+    ['a legacy .doc attachment', { attachments: [{ name: 'notes.doc', type: 'application/msword', content: 'x' }] }, 415],
+    ['a legacy .xls attachment', { attachments: [{ name: 'prices.xls', content: 'x' }] }, 415],
     ['a PNG attachment that is not a PNG', { attachments: [{ name: 'photo.png', type: 'image/png', content: 'data:image/png;base64,aGVsbG8gd29ybGQ=' }] }, 415],
     ['an image declared with another type', { attachments: [{ name: 'photo.png', type: 'image/gif', content: PNG_1x1 }] }, 415],
     ['an image that is not a data URL', { attachments: [{ name: 'photo.jpg', type: 'image/jpeg', content: 'not base64 at all' }] }, 400],
