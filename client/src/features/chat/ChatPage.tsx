@@ -406,13 +406,14 @@ function useReplyActivity(messages: ChatMessage[], pending: boolean, onActivity:
   const told = useRef<string | null>(null);
   const last = messages[messages.length - 1];
   useEffect(() => {
-    if (!onActivity || pending || !last || last.type !== 'agent' || last.id.startsWith(WELCOME_PREFIX) || last.id.startsWith(JURISDICTION_PREFIX)) return;
+    if (!onActivity || pending) return;
+    const reply = last && last.type === 'agent' && !last.id.startsWith(WELCOME_PREFIX) && !last.id.startsWith(JURISDICTION_PREFIX) ? last : undefined;
     if (told.current === null) {
-      // What was already there when the widget opened is not news.
-      told.current = last.id;
+      // What was already there when the widget opened is not news (a greeting alone counts as nothing).
+      told.current = reply?.id ?? '';
       return;
     }
-    if (told.current === last.id) return;
+    if (!reply || told.current === reply.id) return;
     told.current = last.id;
     onActivity('assistant', last.content);
   }, [last, pending, onActivity]);
