@@ -94,6 +94,7 @@ export function describeWith(needs: Requirement[], name: string, fn: () => void)
       });
     });
   } else {
-    describe.skip(`${name} ${SKIP_MARK}${reason}]`, fn);
+    // Skipped for a stated reason: `reason` names what is missing, and skip-reporter.js prints it after the run.
+    describe.skip(`${name} ${SKIP_MARK}${reason}]`, fn); // reason: a requirement above is missing on this machine
   }
 }
