@@ -694,7 +694,9 @@ describe.each(DIALECTS)('KnowledgeService on %s', (dialect) => {
         await runner.query('SET enable_seqscan = off');
         await runner.query('SET enable_bitmapscan = off');
         const plan = (await runner.query(`EXPLAIN ${sql}`, params)).map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
-        expect(plan).toContain('Index Only Scan using knowledge_postings_small');
+        // Index-only when VACUUM could mark the pages all-visible; a transaction of a concurrent
+        // suite can keep it from doing so, and then the same partial index is read by a plain index scan.
+        expect(plan).toMatch(/Index (Only )?Scan using knowledge_postings_small/);
         expect(plan).toContain('knowledge_postings_large');
       } finally {
         await runner.query('RESET enable_seqscan');
