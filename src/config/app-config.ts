@@ -5,6 +5,7 @@
 import { isValidEmail, normalizeEmail } from '../shared/contracts/auth';
 import * as path from 'node:path';
 import proxyaddr from 'proxy-addr';
+import { parseAllowList } from '../common/address-check';
 
 export interface AppConfig {
   port: number;
@@ -53,6 +54,11 @@ export interface AppConfig {
    * the names loopback, linklocal, uniquelocal. Empty (the default): nobody's.
    */
   trustProxy: string[];
+  /**
+   * FETCH_ALLOW_PRIVATE: addresses, CIDR ranges and host names that fetches made for users (website
+   * import, webhooks) may reach although they are not public. Empty (the default): public addresses only.
+   */
+  fetchAllowPrivate: string[];
   /** Graceful shutdown budget for running streams (ms). */
   shutdownGraceMs: number;
   /** Serve the built client from this folder when it exists. */
@@ -175,6 +181,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       r.problems.push(`TRUST_PROXY has an entry that is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal: "${entry}"`);
     }
   }
+  const fetchAllowRaw = r.str('FETCH_ALLOW_PRIVATE');
+  const fetchAllowPrivate = fetchAllowRaw ? fetchAllowRaw.split(',').map((e) => e.trim()).filter(Boolean) : [];
+  for (const entry of fetchAllowPrivate) {
+    try {
+      parseAllowList([entry]);
+    } catch {
+      r.problems.push(`FETCH_ALLOW_PRIVATE has an entry that is not an IP address, a CIDR range or a host name: "${entry}"`);
+    }
+  }
   const logLevel = (r.str('LOG_LEVEL') ?? 'log') as AppConfig['logLevel'];
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     r.problems.push(`LOG_LEVEL must be one of error, warn, log, debug (got "${logLevel}")`);
@@ -234,6 +249,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     embeddingTimeoutMs: r.int('EMBEDDING_TIMEOUT_MS', 1500, 50, 60_000),
     corsOrigins,
     trustProxy,
+    fetchAllowPrivate,
     shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 25000, 0, 600_000),
     clientDir: path.resolve(r.str('CLIENT_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'client')),
     usageFlushMs: r.int('USAGE_FLUSH_MS', 250, 10, 60_000),
