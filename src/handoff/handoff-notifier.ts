@@ -15,7 +15,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { createHmac, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
-import { checkPublicUrl } from '../common/address-check';
+import { safeFetch, SafeFetchError } from '../common/safe-fetch';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { portableSql } from '../database/sql';
 import { writeTransaction } from '../database/write-queue';
@@ -149,11 +149,6 @@ export class HandoffNotifier implements OnModuleInit {
     const settings = await this.settings.getWithSecret();
     const url = settings.webhook.url;
     if (!url) return;
-    const problem = await checkPublicUrl(url, { allowPrivate: settings.webhook.allowPrivateAddresses });
-    if (problem) {
-      this.logger.warn(`Webhook ${job.id} not sent: ${problem}`);
-      return;
-    }
     const body = JSON.stringify(job);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
@@ -163,8 +158,19 @@ export class HandoffNotifier implements OnModuleInit {
       'x-handoff-timestamp': String(timestamp),
     };
     if (settings.webhookSecret) headers['x-handoff-signature'] = webhookSignature(settings.webhookSecret, timestamp, body);
-    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS) });
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.status < 200 || response.status >= 300) throw new Error(`The webhook answered ${response.status}`);
+    let status: number;
+    try {
+      // Connects only to the address that was checked (no second lookup), follows no redirect.
+      const response = await safeFetch(url, { method: 'POST', headers, body, allow: this.settings.allowList(settings.webhook.allowPrivateAddresses), maxRedirects: 0, timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: 64 * 1024 });
+      status = response.status;
+    } catch (error) {
+      // A URL refused by the address check is not tried again (the settings must change first).
+      if (error instanceof SafeFetchError && (error.code === 'address_refused' || error.code === 'invalid_url' || error.code === 'scheme_not_allowed')) {
+        this.logger.warn(`Webhook ${job.id} not sent: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+    if (status < 200 || status >= 300) throw new Error(`The webhook answered ${status}`);
   }
 }

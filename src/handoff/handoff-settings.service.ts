@@ -9,7 +9,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { SecretBox } from '../agents/secret-box';
 import { AppError } from '../common/app-error';
-import { checkPublicUrl } from '../common/address-check';
+import { checkUrl, SafeFetchError } from '../common/address-check';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
 import { queuedWrite } from '../database/write-queue';
@@ -24,6 +24,8 @@ import {
 
 const KEY = 'handoff.settings';
 const SECRET_CONTEXT = 'handoff-webhook';
+/** Loopback, private (RFC 1918, unique local) and shared (CGNAT) ranges: what `allowPrivateAddresses` opens. */
+const PRIVATE_RANGES = ['127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7'];
 
 interface Stored {
   hours?: Record<string, unknown>;
@@ -44,9 +46,18 @@ export class HandoffSettingsService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @InjectRepository(Setting) private readonly settings: Repository<Setting>,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.box = new SecretBox(config, 'handoff-webhook');
+  }
+
+  /**
+   * What the webhook may reach although not public: FETCH_ALLOW_PRIVATE, and with the setting
+   * `allowPrivateAddresses` the loopback and private ranges (an on-premises receiver). Cloud
+   * metadata addresses stay refused either way.
+   */
+  allowList(allowPrivate: boolean): string[] {
+    return [...this.config.fetchAllowPrivate, ...(allowPrivate ? PRIVATE_RANGES : [])];
   }
 
   private async stored(): Promise<Stored> {
@@ -110,8 +121,12 @@ export class HandoffSettingsService {
     }
     const url = next.webhook?.url ?? '';
     if (url !== '') {
-      const problem = await checkPublicUrl(url, { allowPrivate: next.webhook?.allowPrivateAddresses === true });
-      if (problem) throw new AppError('validation_failed', `The webhook URL is refused: ${problem}`);
+      try {
+        await checkUrl(url, { allow: this.allowList(next.webhook?.allowPrivateAddresses === true) });
+      } catch (error) {
+        if (error instanceof SafeFetchError) throw new AppError('validation_failed', `The webhook URL is refused: ${error.message}`);
+        throw error;
+      }
     }
     const value = JSON.stringify(next);
     await queuedWrite(this.dataSource, () => this.settings.upsert({ key: KEY, value, updatedAt: Date.now() }, ['key']));
