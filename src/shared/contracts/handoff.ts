@@ -252,7 +252,7 @@ export type HandoffSettings = z.infer<typeof HandoffSettingsSchema>;
 
 /** PUT /api/config/handoff: any part; what is left out stays. */
 export const HandoffSettingsUpdateSchema = body({
-  hours: z.record(ChatVerticalSchema, BusinessHoursSchema.nullable()).optional(),
+  hours: z.partialRecord(ChatVerticalSchema, BusinessHoursSchema.nullable()).optional(),
   webhook: z
     .object({
       url: z.union([z.literal(''), z.string().max(2000, 'The webhook URL must be at most 2,000 characters').url('The webhook URL must be an http(s) URL')]).optional(),
