@@ -14,6 +14,13 @@ export interface AppConfig {
   databaseUrl?: string;
   /** Postgres: how long connecting may take (the start fails with a clear message after it; a pool connection during an outage too). */
   databaseConnectTimeoutMs: number;
+  /**
+   * Postgres: the longest one statement may wait for its answer (client read timeout and the
+   * server's statement_timeout). A database that stops answering on an open connection then
+   * fails the request with 503 instead of holding it for as long as the database is silent.
+   * Migrations at start are not bound by it.
+   */
+  databaseQueryTimeoutMs: number;
   /** Postgres only: schema to use (tests isolate suites with it). */
   databaseSchema?: string;
   redisUrl?: string;
@@ -222,6 +229,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: r.str('DATABASE_SCHEMA'),
     databaseConnectTimeoutMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 300_000),
+    databaseQueryTimeoutMs: r.int('DATABASE_QUERY_TIMEOUT_MS', 10_000, 500, 600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: r.str('REDIS_PREFIX') ?? 'sa',
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),

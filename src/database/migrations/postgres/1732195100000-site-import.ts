@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the site imports themselves with their settings and crawl state (JSON), so an import resumes
  * after a restart and a re-sync knows each page's validators and content hash.
  */
-export class SiteImportPostgres1732195000000 implements MigrationInterface {
-  name = 'SiteImportPostgres1732195000000';
+export class SiteImportPostgres1732195100000 implements MigrationInterface {
+  name = 'SiteImportPostgres1732195100000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE knowledge_items ADD COLUMN source_url varchar(2000)');
