@@ -9,7 +9,7 @@ import { type ImportedFile, ImportedFileSchema, ImportFileQuerySchema, IMPORT_FO
 import { FileImportService, type UploadedFile as ReceivedFile } from './file-import.service';
 import { FileUploadInterceptor } from './file-upload.interceptor';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /** Knowledge from files (and, below, websites): converted on the server, stored as Markdown items. */
 @Controller('api/knowledge/import')
