@@ -19,7 +19,7 @@ import { SiteImportService } from './site/site-import.service';
 import { FileImportService, type UploadedFile as ReceivedFile } from './file-import.service';
 import { FileUploadInterceptor } from './file-upload.interceptor';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /** Knowledge from files (and, below, websites): converted on the server, stored as Markdown items. */
 @Controller('api/knowledge/import')

@@ -34,7 +34,7 @@ export interface ListParams {
   subRegion?: string;
 }
 
-type Data<T> = { success: true; data: T };
+import type { SuccessEnvelope as Data } from '@shared/contracts/http';
 
 export const knowledgeApi = {
   /** `vertical` is omitted for 'all' and `search` when empty. */
