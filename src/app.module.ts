@@ -31,7 +31,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
-import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { TeamModule } from './team/team.module';
 import { WidgetModule } from './widget/widget.module';
 

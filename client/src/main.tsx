@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadMarkdown } from './features/chat/components/LazyMarkdown';
+import { loadMarkdown } from './features/chat';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

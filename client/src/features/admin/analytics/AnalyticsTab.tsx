@@ -1,8 +1,8 @@
 import { DEFAULT_ANALYTICS_WINDOW, type AnalyticsWindow } from '@shared/contracts/analytics';
 import { Download, RefreshCw } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { BudgetLines } from '../budgets/BudgetLines';
-import { WidgetRequests } from '../widgets/WidgetRequests';
+import { BudgetLines } from '../budgets';
+import { WidgetRequests } from '../widgets';
 import { exportUrl } from './api/analytics-api';
 import { AgentPerformanceTable } from './components/AgentPerformanceTable';
 import { CostBreakdown } from './components/CostBreakdown';

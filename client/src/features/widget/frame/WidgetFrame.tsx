@@ -3,8 +3,7 @@ import { io } from 'socket.io-client';
 import type { VerticalId } from '@shared/catalog/verticals';
 import { parseHostMessage, WIDGET_HEADER, WIDGET_MESSAGE_SOURCE, VISITOR_TOKEN_HEADER, type FrameToHostMessage } from '@shared/contracts/widget-messages';
 import type { PublicWidget } from '@shared/contracts/widgets';
-import ChatPage from '../../chat/ChatPage';
-import type { ChatSocket } from '../../chat/api/chat-connection';
+import { ChatPage, type ChatSocket } from '../../chat';
 import { fetchVisitorToken, readToken, saveToken } from './visitor-token';
 
 /**

@@ -1,7 +1,7 @@
 import { StrictMode, type CSSProperties } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { PublicWidget } from '@shared/contracts/widgets';
-import { loadMarkdown } from '../../chat/components/LazyMarkdown';
+import { loadMarkdown } from '../../chat';
 import { WidgetFrame } from './WidgetFrame';
 import '../../../styles.css';
 import './widget-frame.css';
