@@ -78,7 +78,7 @@ import { KnowledgeService } from '../src/knowledge/knowledge.service';
 import { extractQueryTerms, isStopWord } from '../src/retrieval/query-terms';
 import type { CheckedKnowledgeItem } from '../src/shared/contracts/knowledge';
 import { POSTING_BYTES } from '../src/knowledge/bm25';
-import { fts5Tokens } from '../src/knowledge/sqlite-search-index';
+import { fts5Tokens } from '../src/retrieval/fts5-tokenizer';
 import { knowledgeServiceOn } from '../test/support/standalone';
 
 /** A bench item: a checked knowledge item without attachments. */

@@ -24,7 +24,7 @@
  *    i.e. a faithful translator: the figures say what rewriting can bring, not what a given
  *    model brings;
  *  - `hybrid`: BM25 fused (reciprocal rank fusion) with the mock LLM server's embeddings
- *    (src/retrieval/embeddings, the chunks embedded by the same backfill as the app). The mock's
+ *    (src/embeddings, the chunks embedded by the same backfill as the app). The mock's
  *    vectors are hashed bags of words, with no meaning: this mode tests the plumbing (vectors
  *    stored, loaded, scored, fused, cited), not the quality real embeddings would bring.
  *
@@ -48,7 +48,7 @@ import { OpenAiAdapter } from '../src/llm/adapters/openai.adapter';
 import type { LlmProvider } from '../src/llm/llm.types';
 import { rewriteLanguageOf, rewriteQuestion } from '../src/retrieval/question-rewrite';
 import type { DataSource } from 'typeorm';
-import { EmbeddingsService } from '../src/retrieval/embeddings/embeddings.service';
+import { EmbeddingsService } from '../src/embeddings/embeddings.service';
 import type { JobQueue } from '../src/jobs/job-queue';
 import type { AgentRegistryService } from '../src/agents/agent-registry.service';
 import type { ConfigChangeBus } from '../src/agents/config-change-bus';

@@ -24,6 +24,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DatabaseModule } from './database/database.module';
+import { HandoffModule } from './handoff/handoff.module';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { JobsModule } from './jobs/jobs.module';
@@ -31,7 +32,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { LlmService } from './llm/llm.service';
-import { EmbeddingsModule } from './retrieval/embeddings/embeddings.module';
+import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { TeamModule } from './team/team.module';
 import { WidgetModule } from './widget/widget.module';
 
@@ -61,6 +62,7 @@ export class AppModule {
         A2aStoreModule,
         TeamModule,
         WidgetModule,
+        HandoffModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [

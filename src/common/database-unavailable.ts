@@ -1,6 +1,6 @@
 /**
  * Tells a database that cannot be reached (stopped, restarting, unreachable, connection cut,
- * connect timeout) from every other database error, so callers answer 503 `database_unavailable`
+ * connect timeout, a statement left unanswered past DATABASE_QUERY_TIMEOUT_MS) from every other database error, so callers answer 503 `database_unavailable`
  * rather than 500, and the start can say what went wrong.
  */
 import { AppError } from './app-error';
@@ -8,11 +8,13 @@ import { redactUrl } from './redact-url';
 
 /** Socket-level failures (Node / pg) and Postgres SQLSTATEs of a server going away or not accepting. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const POSTGRES_UNAVAILABLE = /^(08\d\d\d|57P01|57P02|57P03|53300)$/;
+// 57014: a statement cancelled by statement_timeout (DATABASE_QUERY_TIMEOUT_MS): the database is
+// too slow to answer, which a caller sees as unavailable, not as a fault of the request.
+const POSTGRES_UNAVAILABLE = /^(08\d\d\d|57P01|57P02|57P03|53300|57014)$/;
 /** SQLite: the file cannot be opened or read, or stays locked past the busy timeout. */
 const SQLITE_UNAVAILABLE = new Set(['SQLITE_CANTOPEN', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_NOTADB']);
 const MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection with \w+ database is not established|Driver not Connected|Cannot use a pool after calling end|the database system is (starting up|shutting down)|terminating connection due to administrator command|SQLITE_MISUSE: Database is closed|Database is closed/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection with \w+ database is not established|Driver not Connected|Cannot use a pool after calling end|the database system is (starting up|shutting down)|terminating connection due to administrator command|SQLITE_MISUSE: Database is closed|Database is closed|Query read timeout/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth += 1) {

@@ -5,6 +5,7 @@
 import { isValidEmail, normalizeEmail } from '../shared/contracts/auth';
 import * as path from 'node:path';
 import proxyaddr from 'proxy-addr';
+import { parseAllowList } from '../common/address-check';
 
 export interface AppConfig {
   port: number;
@@ -13,6 +14,13 @@ export interface AppConfig {
   databaseUrl?: string;
   /** Postgres: how long connecting may take (the start fails with a clear message after it; a pool connection during an outage too). */
   databaseConnectTimeoutMs: number;
+  /**
+   * Postgres: the longest one statement may wait for its answer (client read timeout and the
+   * server's statement_timeout). A database that stops answering on an open connection then
+   * fails the request with 503 instead of holding it for as long as the database is silent.
+   * Migrations at start are not bound by it.
+   */
+  databaseQueryTimeoutMs: number;
   /** Postgres only: schema to use (tests isolate suites with it). */
   databaseSchema?: string;
   redisUrl?: string;
@@ -46,6 +54,13 @@ export interface AppConfig {
    * the names loopback, linklocal, uniquelocal. Empty (the default): nobody's.
    */
   trustProxy: string[];
+  /**
+   * FETCH_ALLOW_PRIVATE: addresses, CIDR ranges and host names that fetches made for users (website
+   * import, webhooks) may reach although they are not public. Empty (the default): public addresses only.
+   */
+  fetchAllowPrivate: string[];
+  /** Pause between two page requests of a website import when robots.txt names no crawl delay (ms; default 1 a second). */
+  siteImportDelayMs: number;
   /** Graceful shutdown budget for running streams (ms). */
   shutdownGraceMs: number;
   /** Serve the built client from this folder when it exists. */
@@ -168,6 +183,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       r.problems.push(`TRUST_PROXY has an entry that is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal: "${entry}"`);
     }
   }
+  const fetchAllowRaw = r.str('FETCH_ALLOW_PRIVATE');
+  const fetchAllowPrivate = fetchAllowRaw ? fetchAllowRaw.split(',').map((e) => e.trim()).filter(Boolean) : [];
+  for (const entry of fetchAllowPrivate) {
+    try {
+      parseAllowList([entry]);
+    } catch {
+      r.problems.push(`FETCH_ALLOW_PRIVATE has an entry that is not an IP address, a CIDR range or a host name: "${entry}"`);
+    }
+  }
   const logLevel = (r.str('LOG_LEVEL') ?? 'log') as AppConfig['logLevel'];
   if (!['error', 'warn', 'log', 'debug'].includes(logLevel)) {
     r.problems.push(`LOG_LEVEL must be one of error, warn, log, debug (got "${logLevel}")`);
@@ -205,6 +229,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: r.str('DATABASE_SCHEMA'),
     databaseConnectTimeoutMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 300_000),
+    databaseQueryTimeoutMs: r.int('DATABASE_QUERY_TIMEOUT_MS', 10_000, 500, 600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: r.str('REDIS_PREFIX') ?? 'sa',
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
@@ -226,6 +251,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     embeddingTimeoutMs: r.int('EMBEDDING_TIMEOUT_MS', 1500, 50, 60_000),
     corsOrigins,
     trustProxy,
+    fetchAllowPrivate,
+    siteImportDelayMs: r.int('SITE_IMPORT_DELAY_MS', 1000, 0, 60_000),
     shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 25000, 0, 600_000),
     clientDir: path.resolve(r.str('CLIENT_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'client')),
     usageFlushMs: r.int('USAGE_FLUSH_MS', 250, 10, 60_000),

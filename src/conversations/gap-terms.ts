@@ -5,7 +5,7 @@
  * groups with the same question asked in English) and the index's Porter stemmer (fts5Tokens), so
  * "refunds" and "refunded" are one term.
  */
-import { fts5Tokens } from '../knowledge/sqlite-search-index';
+import { fts5Tokens } from '../retrieval/fts5-tokenizer';
 import { analyseQuery } from '../retrieval/query-terms';
 
 /** Most terms kept for one question. */

@@ -30,7 +30,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { closeRedis } from '../common/redis-close';
 import type { ReplyData } from '../shared/contracts/chat';
-import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot, type TakeoverHandler } from './reply-streams';
+import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot, type TakeoverHandler } from './reply-frames';
 import { isRedisConnectionError, RedisOutageLog } from '../common/redis-outage-log';
 
 /** XREAD blocks at most this long per round (followers added meanwhile wake it at once). */

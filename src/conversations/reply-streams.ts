@@ -20,75 +20,25 @@
  */
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { ReplyData } from '../shared/contracts/chat';
 import { INTERRUPTED_MESSAGE, RedisReplyStreams, type ControlMessage } from './redis-reply-streams';
+import {
+  isFinal,
+  type FinalFrame,
+  type FinalFrameInput,
+  type FollowResult,
+  type FrameListener,
+  type ReplyFrame,
+  type ReplyOwner,
+  type ReplySnapshot,
+  type TakeoverHandler,
+  type TakeoverJob,
+} from './reply-frames';
+
+export { isFinal, textOf } from './reply-frames';
+export type { FinalFrame, FollowResult, FrameListener, ReplyFrame, ReplyOwner, ReplySnapshot, TakeoverHandler, TakeoverJob } from './reply-frames';
 
 /** How long a reply's frames stay readable after it ended (then the stored message is the source). */
 export const REPLY_STREAM_TTL_MS = 60_000;
-
-export type ReplyFrame =
-  | { seq: number; kind: 'delta'; text: string }
-  /**
-   * The server writing the reply stopped and another one took it over (attempt 1, 2): the text
-   * before this frame is discarded, the reply is written again from the start by the frames after it.
-   */
-  | { seq: number; kind: 'restart'; attempt: number }
-  | { seq: number; kind: 'done'; data: ReplyData }
-  | { seq: number; kind: 'error'; code: string; message: string };
-
-export type FinalFrame = Extract<ReplyFrame, { kind: 'done' | 'error' }>;
-type FinalFrameInput = FinalFrame extends infer F ? (F extends FinalFrame ? Omit<F, 'seq'> : never) : never;
-
-export function isFinal(frame: ReplyFrame): frame is FinalFrame {
-  return frame.kind === 'done' || frame.kind === 'error';
-}
-
-/** The reply's text in `frames`: the deltas after the last restart. */
-export function textOf(frames: readonly ReplyFrame[]): string {
-  let text = '';
-  for (const frame of frames) {
-    if (frame.kind === 'restart') text = '';
-    else if (frame.kind === 'delta') text += frame.text;
-  }
-  return text;
-}
-
-/**
- * A reply whose server stopped (its heartbeat expired) that this server claimed and wrote the
- * restart frame of: it is asked again from `spec` (what ChatService stored at its start).
- */
-export interface TakeoverJob {
-  replyId: string;
-  visitorKey: string;
-  spec: string;
-  /** The seq of its restart frame (already in the Redis stream). */
-  restartSeq: number;
-  /** 1 for the first takeover, 2 for the second. */
-  attempt: number;
-}
-
-/** Who regenerates replies taken over from a stopped server (ChatService). */
-export interface TakeoverHandler {
-  /** False while this server drains: it claims nothing. */
-  accepting(): boolean;
-  /** Starts the reply again; false when it cannot (it then ends with reply_interrupted). */
-  take(job: TakeoverJob): boolean;
-}
-
-export interface ReplyOwner {
-  visitorKey: string;
-}
-
-export type FrameListener = (frame: ReplyFrame) => void;
-
-/** A follow that found the reply (stop() ends it), or why not. */
-export type FollowResult = { ok: true; stop: () => void } | { ok: false; code: 'not_found' | 'forbidden' };
-
-/** A reply's frames so far. */
-export interface ReplySnapshot {
-  frames: ReplyFrame[];
-  ended: boolean;
-}
 
 /** A follower of a reply of this server: moved to the Redis stream if another server takes the reply over. */
 interface LocalFollower {

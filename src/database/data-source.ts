@@ -44,7 +44,16 @@ export function connectionOptions(config: AppConfig): DataSourceOptions {
       // A server that accepts TCP and never answers must not hang the start (or a request) forever.
       connectTimeoutMS: config.databaseConnectTimeoutMs,
       migrations: POSTGRES_MIGRATIONS,
-      ...(schema ? { schema, extra: { options: `-c search_path=${schema}`, max: 20 } } : { extra: { max: 20 } }),
+      ...(schema ? { schema } : {}),
+      extra: {
+        max: 20,
+        // A server that stops answering on an open connection (frozen, cut off without a reset)
+        // must not hold a request for as long as it is silent: the client gives up after
+        // query_timeout (a 503 database_unavailable), and the server drops a statement that runs
+        // longer than that, so an abandoned one does not go on holding locks.
+        query_timeout: config.databaseQueryTimeoutMs,
+        options: [`-c statement_timeout=${config.databaseQueryTimeoutMs}`, ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
+      },
     };
   }
   return {
@@ -122,18 +131,33 @@ async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
     await dataSource.runMigrations({ transaction: 'each' });
     return;
   }
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
+  // A migration may rewrite a large table: it runs on a pool of its own without the statement
+  // bound that every request's query has.
+  const migrator = new DataSource({ ...dataSource.options, extra: withoutStatementBound(dataSource.options) } as DataSourceOptions);
+  await migrator.initialize();
   try {
-    await runner.query("SELECT pg_advisory_lock(hashtext('support-assistant:migrations:' || current_schema()))");
+    const runner = migrator.createQueryRunner();
+    await runner.connect();
     try {
-      await dataSource.runMigrations({ transaction: 'each' });
+      await runner.query("SELECT pg_advisory_lock(hashtext('support-assistant:migrations:' || current_schema()))");
+      try {
+        await migrator.runMigrations({ transaction: 'each' });
+      } finally {
+        await runner.query("SELECT pg_advisory_unlock(hashtext('support-assistant:migrations:' || current_schema()))").catch(() => undefined);
+      }
     } finally {
-      await runner.query("SELECT pg_advisory_unlock(hashtext('support-assistant:migrations:' || current_schema()))").catch(() => undefined);
+      await runner.release();
     }
   } finally {
-    await runner.release();
+    await migrator.destroy();
   }
+}
+
+/** The pool settings of `options` without query_timeout and statement_timeout. */
+function withoutStatementBound(options: DataSourceOptions): Record<string, unknown> {
+  const { query_timeout: _readTimeout, ...extra } = ((options as { extra?: Record<string, unknown> }).extra ?? {}) as Record<string, unknown>;
+  const startup = typeof extra.options === 'string' ? extra.options.replace(/-c statement_timeout=\d+\s*/, '').trim() : undefined;
+  return { ...extra, max: 2, ...(startup ? { options: startup } : { options: undefined }) };
 }
 
 /** A migrated DataSource with every entity, outside Nest (admin CLI, benchmarks, unit specs). */

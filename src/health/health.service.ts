@@ -5,7 +5,7 @@ import { ShutdownState } from '../common/shutdown-state';
 import { dialectOf } from '../database/data-source';
 import { portableSql, readQuery } from '../database/sql';
 import { JOB_QUEUE, JobQueue } from '../jobs/job-queue';
-import { EmbeddingsService } from '../retrieval/embeddings/embeddings.service';
+import { EmbeddingsService } from '../embeddings/embeddings.service';
 import type { AgentHealth, AgentsHealthResponse, HealthResponse, HealthStatus } from '../shared/contracts/http';
 import type { HealthPush } from '../shared/contracts/socket';
 

@@ -32,16 +32,14 @@
  * version changes.
  */
 
+import * as bm25Parameters from '../retrieval/bm25-parameters';
 import { isStopWord } from '../retrieval/query-terms';
 
 // Declared, then exported: the loops here read local constants, not `exports.X` (what TypeScript
 // emits for a use of an `export const` in its own module).
-/** Term-frequency saturation. */
-const BM25_K1 = 1.2;
-/** Document-length normalisation. */
-const BM25_B = 0.75;
-/** One occurrence of a query term in the title counts as this many occurrences in the text. */
-const TITLE_WEIGHT = 4;
+const BM25_K1 = bm25Parameters.BM25_K1;
+const BM25_B = bm25Parameters.BM25_B;
+const TITLE_WEIGHT = bm25Parameters.TITLE_WEIGHT;
 
 const POSTING_BYTES = 5;
 const CHUNK_BYTES = 6;

@@ -15,6 +15,10 @@ import { PublicKnowledgeController } from './public-knowledge.controller';
  * and the first-start sample seeder. Search runs raw SQL on the DataSource (search-index.ts); the rest
  * goes through the repositories registered here. Needs APP_CONFIG.
  * Every change made through the API is pushed to open admin consoles (`knowledge:changed`).
+ *
+ * Direction: knowledge/ owns the knowledge base and the finding over it (chunks, search indexes,
+ * BM25, fusion with the semantic port) and applies retrieval/'s stateless rules; retrieval/ never
+ * imports knowledge/, and embeddings/ plugs in through semantic-search.ts (eslint.config.mjs).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([KnowledgeItem, KnowledgeChunk, KnowledgeAttachment, Setting]), AdminEventsModule],

@@ -19,7 +19,7 @@ import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from '../retrieval/query-terms';
 import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, PostingsReader, StemmedQuery } from './bm25';
 import { PostingsSearchIndex } from './postings-search-index';
-import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index';
+import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index-types';
 
 /** Words whose stems are remembered (the 'english' configuration never changes them). */
 const STEM_MEMO_SIZE = 20_000;

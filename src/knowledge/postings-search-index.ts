@@ -20,7 +20,7 @@ import {
   VerticalStats,
   WarmReport,
 } from './bm25';
-import type { ScoredSearch, SearchOptions } from './search-index';
+import type { ScoredSearch, SearchOptions } from './search-index-types';
 import { readQuery } from '../database/sql';
 
 /** Memory for what searches read (postings, 5 bytes each, their impacts, and chunk records). */

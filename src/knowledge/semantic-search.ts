@@ -1,5 +1,5 @@
 /**
- * The port through which retrieval asks the embeddings (src/retrieval/embeddings, when on) for the
+ * The port through which retrieval asks the embeddings (src/embeddings, when on) for the
  * chunks nearest a question; KnowledgeService fuses them with BM25 (see fuseRankings).
  */
 export interface SemanticHit {

@@ -6,7 +6,7 @@
 import * as sqlite3 from 'sqlite3';
 import { FAQ_ITEMS, FAQ_QUESTIONS } from '../../test/fixtures/faq-corpus';
 import { SAMPLE_KNOWLEDGE } from './sample-knowledge';
-import { fts5Tokens } from './sqlite-search-index';
+import { fts5Tokens } from '../retrieval/fts5-tokenizer';
 
 /** Suffixes that exercise every porter step. */
 const SUFFIXES = [

@@ -1,4 +1,10 @@
 /**
+ * retrieval/ holds the stateless rules of finding: question analysis (this file, the thesaurus,
+ * languages, cross-lingual translation), the FTS5 tokenizer, the BM25 parameters, the relevance
+ * floor and confidence, jurisdiction. knowledge/ applies them to its index; nothing here imports
+ * knowledge/ or embeddings/ (enforced by eslint.config.mjs).
+ */
+/**
  * Turns a visitor's free-text question into the content words a full-text index should look for.
  *
  * The output is deliberately plain: lower-case words made only of letters and digits, so it can be
@@ -8,6 +14,7 @@
  * stemmed exactly like the indexed text.
  */
 import { detectLanguage, isQuestionFiller, LATIN_LANGUAGES } from './language';
+import { dedupeKey } from './dedupe-key';
 import { PHRASE_EXPANSIONS, relatedWords } from './support-thesaurus';
 import { LEXICON_LANGUAGES } from './crosslingual/lexicon';
 import { LexiconLanguage, translateQuestion } from './crosslingual/translate';
@@ -65,18 +72,6 @@ const MAX_TERM_CHARS = 40;
  * "cuánto tiempo", "combien de temps", "quanto tempo"). Removed before the stop-word pass.
  */
 const QUESTION_PHRASES = /(?<![\p{L}\p{N}])(?:how\s+(?:long|much|many|often|soon|far)|wie\s+lange?|cu[aá]nto\s+tiempo|combien\s+de\s+temps|quanto\s+tempo)(?![\p{L}\p{N}])/gu;
-
-/**
- * A crude plural/singular key used only to de-duplicate terms that the index stemmer would
- * collapse anyway ("refund refunds" would otherwise be counted twice by the scorer).
- */
-export function dedupeKey(word: string): string {
-  if (/^\d+$/.test(word) || word.length <= 3) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
-  return word;
-}
 
 /** The query as a list of lower-case words (stop words included), question phrases removed. */
 function queryWords(query: string): string[] {

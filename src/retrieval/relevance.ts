@@ -25,9 +25,9 @@
  *    similar entries; one far ahead rarely is. A "not found" reply cites nothing and its
  *    confidence is 0. `npm run eval` prints the calibration (accuracy per confidence band).
  */
-import { fts5Tokens } from '../knowledge/sqlite-search-index';
-import type { ScoredChunk } from '../knowledge/search-index';
-import { BM25_K1 } from '../knowledge/bm25';
+import { fts5Tokens } from './fts5-tokenizer';
+import { BM25_K1 } from './bm25-parameters';
+import type { ScoredChunk } from './scored-chunk';
 import type { QueryExpansion } from './query-terms';
 
 /** Weight of a thesaurus word's BM25 relative to the visitor's own words (in the index's scoring). */

@@ -12,7 +12,7 @@
  * Entries are base forms; the index stemmer takes care of inflections. No entry may be a stop
  * word (it would be dropped).
  */
-import { dedupeKey } from './query-terms';
+import { dedupeKey } from './dedupe-key';
 
 /** Words that mean roughly the same in a support question; each one expands to the others. */
 const SYNONYM_GROUPS: readonly (readonly string[])[] = [

@@ -34,6 +34,30 @@ async function interact(url: string): Promise<{ status: number; code?: string }>
   }
 }
 
+/**
+ * /interact with `Accept: text/event-stream`: the status, or 503 and the code of a `chat:error`
+ * frame when the stream had started before it failed. Status 0: no answer within 15 s.
+ */
+async function streamed(url: string): Promise<{ status: number; code?: string }> {
+  try {
+    const res = await fetch(`${url}/interact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ vertical: 'customer-service', query: 'How long does a refund take?' }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      return { status: res.status, code: (JSON.parse(text) as { error?: { code: string } }).error?.code };
+    }
+    const error = /event: chat:error\n(?:id: \d+\n)?data: (.*)/.exec(text);
+    if (error) return { status: 503, code: (JSON.parse(error[1]) as { code?: string }).code };
+    return { status: /event: chat:done/.test(text) ? 200 : 0 };
+  } catch {
+    return { status: 0 };
+  }
+}
+
 describeWith([NEEDS.postgresServer], 'Postgres stopped and started during chats', () => {
   let pg: PostgresInstance;
   let server: ServerProcess | undefined;
@@ -142,5 +166,63 @@ describeWith([NEEDS.postgresServer], 'Postgres stopped and started during chats'
     expect(itemsWithoutChunks).toBe(0);
     expect(missingUsage).toEqual([]);
     if (saved.status === 201 || saved.status === 200) expect(bigItem?.chunks).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('fails chats within the statement bound while the database is silent, streamed ones too, and recovers', async () => {
+    server?.kill();
+    await server?.exited;
+    server = await startServerProcess({
+      DATA_DIR: fs.mkdtempSync(path.join(dataDir, 'silent-')),
+      DATABASE_URL: pg.url,
+      DATABASE_SCHEMA: 'silent',
+      REDIS_URL: '',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      DATABASE_QUERY_TIMEOUT_MS: '2000',
+      LOCAL_RESPONDER_DELAY_MS: '2',
+    });
+    const url = server.url;
+    // Open connections first: the silent database must be met on connections the pool holds,
+    // where only the statement bound ends the wait (a new connection ends at the connect timeout).
+    const warm = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? streamed(url) : interact(url))));
+    expect(warm.every((w) => w.status === 200)).toBe(true);
+
+    await pg.freeze();
+    const frozenAt = Date.now();
+    let during: Array<{ status: number; code?: string; ms: number; kind: string }>;
+    let health: number;
+    try {
+      during = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          const started = Date.now();
+          const result = i % 2 ? { ...(await streamed(url)), kind: 'sse' } : { ...(await interact(url)), kind: 'json' };
+          return { ...result, ms: Date.now() - started };
+        }),
+      );
+      health = (await fetch(`${url}/health`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined))?.status ?? 0;
+    } finally {
+      await pg.thaw();
+    }
+    const silentFor = Date.now() - frozenAt;
+    const thawedAt = Date.now();
+    let recoveredMs: number | undefined;
+    while (Date.now() - thawedAt < 20_000) {
+      if ((await interact(url)).status === 200 && (await streamed(url)).status === 200) {
+        recoveredMs = Date.now() - thawedAt;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    console.log(
+      `Postgres silent ${(silentFor / 1000).toFixed(1)} s (statement bound 2 s): ` +
+        during.map((d) => `${d.kind} ${d.status} ${d.code ?? ''} in ${(d.ms / 1000).toFixed(1)} s`).join('; ') +
+        `; /health ${health}; answered again ${recoveredMs === undefined ? 'NOT within 20 s' : `${(recoveredMs / 1000).toFixed(1)} s`} after`,
+    );
+    for (const d of during) {
+      expect({ kind: d.kind, status: d.status, code: d.code }).toEqual({ kind: d.kind, status: 503, code: 'database_unavailable' });
+      // One bound, plus a retry or a connect timeout on the way: never the whole silence.
+      expect(d.ms).toBeLessThan(7_000);
+    }
+    expect(health).toBe(503);
+    expect(recoveredMs).toBeDefined();
   }, 120_000);
 });

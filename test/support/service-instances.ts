@@ -129,7 +129,31 @@ export class PostgresInstance {
     await this.asPostgres('pg_ctl', ['-D', this.dataDir, '-m', mode, '-w', '-t', '30', 'stop']).catch(() => undefined);
   }
 
+  /**
+   * Makes the server silent without closing anything: every process of the cluster is stopped
+   * (SIGSTOP), so open connections stay open and new ones are accepted by the kernel, but no
+   * statement is answered until `thaw`. Needs the right to signal them (root, or the same user).
+   */
+  async freeze(): Promise<void> {
+    for (const pid of await this.processIds()) process.kill(pid, 'SIGSTOP');
+  }
+
+  async thaw(): Promise<void> {
+    for (const pid of await this.processIds()) process.kill(pid, 'SIGCONT');
+  }
+
+  /** The postmaster (first line of postmaster.pid) and its children. */
+  private async processIds(): Promise<number[]> {
+    const postmaster = Number(fs.readFileSync(path.join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = await run('pgrep', ['-P', String(postmaster)]).then(
+      ({ stdout }) => stdout.split('\n').filter(Boolean).map(Number),
+      () => [] as number[],
+    );
+    return [postmaster, ...children];
+  }
+
   async destroy(): Promise<void> {
+    await this.thaw().catch(() => undefined);
     await this.stop();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

@@ -1,7 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { AuthProvider, createAdminQueryClient } from '../auth/AuthProvider';
-import { AuthGate } from '../auth/components/AuthGate';
+import { AuthGate, AuthProvider, createAdminQueryClient } from '../auth';
 import { AdminConsole } from './components/AdminConsole';
 import './admin.css';
 

@@ -1,15 +1,15 @@
 import { DEFAULT_ANALYTICS_WINDOW, type AnalyticsWindow } from '@shared/contracts/analytics';
 import { Download, RefreshCw } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { BudgetLines } from '../budgets/BudgetLines';
-import { WidgetRequests } from '../widgets/WidgetRequests';
+import { BudgetLines } from '../budgets';
+import { WidgetRequests } from '../widgets';
 import { exportUrl } from './api/analytics-api';
 import { AgentPerformanceTable } from './components/AgentPerformanceTable';
 import { CostBreakdown } from './components/CostBreakdown';
 import { RecentErrors } from './components/RecentErrors';
 import { SummaryCards } from './components/SummaryCards';
 import { UsageTrendsChart } from './components/UsageTrendsChart';
-import { VerticalBars } from './components/VerticalBars';
+import { ChannelBars, VerticalBars } from './components/VerticalBars';
 import { ANALYTICS_QUERY_KEY, useAnalytics } from './hooks/useAnalytics';
 import { connectAdminFeed, useAnalyticsLive, type LiveFeed } from './hooks/useAnalyticsLive';
 import { ANALYTICS } from './strings';
@@ -100,6 +100,9 @@ export function AnalyticsTab({ connectLive = connectAdminFeed }: AnalyticsTabPro
           <div className="analytics-grid">
             <Panel title={ANALYTICS.verticals.title} id={`${ids}-verticals`}>
               <VerticalBars requestsByVertical={data.system.requestsByVertical} />
+            </Panel>
+            <Panel title={ANALYTICS.channels.title} id={`${ids}-channels`}>
+              <ChannelBars requestsByChannel={data.system.requestsByChannel} />
             </Panel>
             <Panel title={ANALYTICS.costs.title} id={`${ids}-costs`}>
               <CostBreakdown rows={data.costs} />

@@ -3,7 +3,7 @@ import { ChevronDown, ChevronRight, Download, FilterX } from 'lucide-react';
 import { Fragment, useEffect, useId, useState, type FormEvent } from 'react';
 import { AUDIT_RETENTION_DAYS, type AuditChange, type AuditEntry, type AuditValue } from '@shared/contracts/audit';
 import { can } from '@shared/contracts/roles';
-import { useAuth } from '../../auth/AuthProvider';
+import { useAuth } from '../../auth';
 import { auditApi, NO_FILTERS, type AuditFilterValues } from './api/audit-api';
 import { AUDIT } from './strings';
 import '../security/security.css';

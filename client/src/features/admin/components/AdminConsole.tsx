@@ -10,7 +10,7 @@ import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { SecurityTab } from '../security/SecurityTab';
 import { WidgetsTab } from '../widgets/WidgetsTab';
 import { CONSOLE } from '../strings';
-import { useAuth } from '../../auth/AuthProvider';
+import { useAuth } from '../../auth';
 import { can, type AccessRule } from '@shared/contracts/roles';
 import { AdminHeader } from './AdminHeader';
 

@@ -1,7 +1,7 @@
 import { ArrowLeft, LayoutDashboard, LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useAuth } from '../../auth/AuthProvider';
+import { useAuth } from '../../auth';
 import { CONSOLE } from '../strings';
 
 /** 'Admin Dashboard', 'Back to Support' (to "/"), the admin's name (or 'Admin User') and email, and Logout. */

@@ -4,14 +4,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { TotpCodeSchema, type RecoveryCodes, type SessionInfo } from '@shared/contracts/auth';
 import { can } from '@shared/contracts/roles';
 import { check } from '@shared/contracts/rules';
-import { securityApi, serverMessage } from '../../auth/api/auth-api';
-import { useAuth } from '../../auth/AuthProvider';
-import { RecoveryCodesPanel } from '../../auth/components/RecoveryCodesPanel';
-import { sanitizeCode } from '../../auth/components/CodeInput';
-import { TotpSetup } from '../../auth/components/TotpSetup';
-import { TOTP_SETUP } from '../../auth/strings';
+import { RecoveryCodesPanel, sanitizeCode, securityApi, serverMessage, TOTP_SETUP, TotpSetup, useAuth } from '../../auth';
 import { SECURITY } from './strings';
-import '../../auth/second-factor.css';
 import './security.css';
 
 const TOTP_KEY = ['security', 'totp'] as const;

@@ -5,10 +5,9 @@ import { useParams } from 'react-router';
 import { ROLE_LABELS } from '@shared/contracts/roles';
 import { check } from '@shared/contracts/rules';
 import { InvitationAcceptSchema } from '@shared/contracts/team';
-import { Banner } from '../../auth/components/Banner';
+import { Banner } from '../../auth';
 import { teamApi } from './api/team-api';
 import { INVITATION, ROLE_HINTS } from './strings';
-import '../../auth/login.css';
 import './team.css';
 
 /**

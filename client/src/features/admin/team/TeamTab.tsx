@@ -6,7 +6,7 @@ import { check } from '@shared/contracts/rules';
 import { InvitationCreateSchema, type Member } from '@shared/contracts/team';
 import { Modal } from '../../../components/Modal';
 import { connectAdminFeed, useLiveReload } from '../../../lib/admin-feed';
-import { useAuth } from '../../auth/AuthProvider';
+import { useAuth } from '../../auth';
 import { teamApi } from './api/team-api';
 import { ROLE_HINTS, TEAM } from './strings';
 import '../security/security.css';

@@ -1,7 +1,7 @@
 import type { ConversationTranscript, TranscriptMessage } from '@shared/contracts/conversations';
 import { formatDuration } from '../../../../lib/format';
 import { Download, ThumbsDown, ThumbsUp, X } from 'lucide-react';
-import { Markdown } from '../../../chat/components/Markdown';
+import { Markdown } from '../../../chat';
 import { conversationsApi } from '../api/conversations-api';
 import { formatPercent } from '../../../../lib/format';
 import { formatWhen, languageName, verticalName } from '../format';

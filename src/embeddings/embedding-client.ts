@@ -5,9 +5,9 @@
  * compared by dot product (= cosine).
  */
 import type OpenAI from 'openai';
-import type { EmbeddingProviderId } from '../../shared/catalog/providers';
-import { createAzureClient, createCompatibleClient, createOpenAiClient } from '../../llm/adapters/sdk-clients';
-import { countTokens } from '../../llm/token-counter';
+import type { EmbeddingProviderId } from '../shared/catalog/providers';
+import { createAzureClient, createCompatibleClient, createOpenAiClient } from '../llm/adapters/sdk-clients';
+import { countTokens } from '../llm/token-counter';
 
 export interface EmbeddingConnection {
   provider: EmbeddingProviderId;

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import type { z } from 'zod';
-import { Contract } from '../../common/contract';
-import { Audit } from '../../audit/audit.decorator';
-import { Roles } from '../../auth/roles.decorator';
-import { ACCESS } from '../../shared/contracts/roles';
+import { Contract } from '../common/contract';
+import { Audit } from '../audit/audit.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { ACCESS } from '../shared/contracts/roles';
 import {
   EmbeddingConfigSchema,
   EmbeddingKeyTestRequestSchema,
@@ -14,10 +14,10 @@ import {
   type EmbeddingKeyTestInput,
   type EmbeddingKeyTestResult,
   type EmbeddingStatus,
-} from '../../shared/contracts/embeddings';
+} from '../shared/contracts/embeddings';
 import { EmbeddingsService } from './embeddings.service';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /** Embeddings for hybrid retrieval: the Configuration tab's section and the Knowledge tab's progress line (admin only). */
 @Controller('api')

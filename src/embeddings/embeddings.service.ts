@@ -11,22 +11,22 @@
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AgentRegistryService } from '../../agents/agent-registry.service';
-import { ConfigChangeBus } from '../../agents/config-change-bus';
-import { auditSecret } from '../../audit/audit-diff';
-import { AuditTargets } from '../../audit/audit-targets';
-import { maskApiKey, SecretBox } from '../../agents/secret-box';
-import { UsageRecorderService } from '../../analytics/usage-recorder.service';
-import { AppError } from '../../common/app-error';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { portableSql } from '../../database/sql';
-import { queuedWrite } from '../../database/write-queue';
-import { describeError } from '../../jobs/in-process-job-queue';
-import { JOB_QUEUE, JobQueue } from '../../jobs/job-queue';
-import type { SemanticHit, SemanticSearch, SemanticSearchResult } from '../../knowledge/semantic-search';
-import { KnowledgeService } from '../../knowledge/knowledge.service';
-import { keyTestReason, toLlmError } from '../../llm/adapters/provider-errors';
-import { embeddingCostUsd, getProvider } from '../../shared/catalog/providers';
+import { AgentRegistryService } from '../agents/agent-registry.service';
+import { ConfigChangeBus } from '../agents/config-change-bus';
+import { auditSecret } from '../audit/audit-diff';
+import { AuditTargets } from '../audit/audit-targets';
+import { maskApiKey, SecretBox } from '../agents/secret-box';
+import { UsageRecorderService } from '../analytics/usage-recorder.service';
+import { AppError } from '../common/app-error';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { portableSql } from '../database/sql';
+import { queuedWrite } from '../database/write-queue';
+import { describeError } from '../jobs/in-process-job-queue';
+import { JOB_QUEUE, JobQueue } from '../jobs/job-queue';
+import type { SemanticHit, SemanticSearch, SemanticSearchResult } from '../knowledge/semantic-search';
+import { KnowledgeService } from '../knowledge/knowledge.service';
+import { keyTestReason, toLlmError } from '../llm/adapters/provider-errors';
+import { embeddingCostUsd, getProvider } from '../shared/catalog/providers';
 import type {
   EmbeddingConfig,
   EmbeddingKeyTestInput,
@@ -34,7 +34,7 @@ import type {
   EmbeddingSettings,
   EmbeddingSettingsUpdateSchema,
   EmbeddingStatus,
-} from '../../shared/contracts/embeddings';
+} from '../shared/contracts/embeddings';
 import { bytesInto, EmbeddingConnection, embedTexts, vectorToBytes } from './embedding-client';
 import type { z } from 'zod';
 
