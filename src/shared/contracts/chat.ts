@@ -156,6 +156,8 @@ export const ReplySourceSchema = z.object({
    * the item at this passage. Optional: older replies and servers have none.
    */
   passage: z.string().optional(),
+  /** The web page the item was imported from: the chat links the source to it. */
+  url: z.string().optional(),
 });
 export type ReplySource = z.infer<typeof ReplySourceSchema>;
 
