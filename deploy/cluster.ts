@@ -36,6 +36,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import { checkNginxConfig, dyingWithThisProcess, killNginxGroup, nginxSitePath, reachable, startNginx, stopLeftoverNginx, writeNginxConfig } from './nginx-process';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -64,35 +65,38 @@ export interface ClusterState {
 class UsageError extends Error {}
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ClusterOptions {
-  const get = (flag: string, envName: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    if (i >= 0) {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return value;
-    }
-    const inline = argv.find((a) => a.startsWith(`${flag}=`));
-    if (inline) return inline.slice(flag.length + 1);
-    return env[envName] === undefined || env[envName] === '' ? undefined : env[envName];
-  };
-  const known = new Set(['--apps', '--port', '--host', '--dir']);
-  const positional = argv.filter((a, i) => !a.startsWith('--') && !known.has(argv[i - 1] ?? ''));
-  for (const a of argv) {
-    if (a.startsWith('--') && !known.has(a.split('=')[0]) && a !== '--source' && a !== '--help') throw new UsageError(`unknown option ${a}`);
+  let parsed: ReturnType<typeof parseClusterArgs>;
+  try {
+    parsed = parseClusterArgs(argv);
+  } catch (error) {
+    // node:util's messages name the option ("Unknown option '--x'", "Option '--port <value>' argument missing").
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  if (positional.length > 1) throw new UsageError(`unexpected arguments: ${positional.join(' ')}`);
+  const { values, positionals } = parsed;
+  const get = (flag: 'apps' | 'port' | 'host' | 'dir', envName: string): string | undefined =>
+    values[flag] ?? (env[envName] === undefined || env[envName] === '' ? undefined : env[envName]);
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
   const whole = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
     if (raw === undefined) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
     return Number(raw);
   };
   return {
-    apps: whole('the number of apps', positional[0] ?? get('--apps', 'CLUSTER_APPS'), 3, 1, 16),
-    port: whole('the port', get('--port', 'CLUSTER_PORT'), 8080, 0, 65535),
-    host: get('--host', 'CLUSTER_HOST') ?? '127.0.0.1',
-    dir: path.resolve(ROOT, get('--dir', 'CLUSTER_DIR') ?? path.join('data', 'cluster')),
-    source: argv.includes('--source'),
+    apps: whole('the number of apps', positionals[0] ?? get('apps', 'CLUSTER_APPS'), 3, 1, 16),
+    port: whole('the port', get('port', 'CLUSTER_PORT'), 8080, 0, 65535),
+    host: get('host', 'CLUSTER_HOST') ?? '127.0.0.1',
+    dir: path.resolve(ROOT, get('dir', 'CLUSTER_DIR') ?? path.join('data', 'cluster')),
+    source: values.source ?? false,
   };
+}
+
+function parseClusterArgs(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: true,
+    options: { apps: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, dir: { type: 'string' }, source: { type: 'boolean' }, help: { type: 'boolean' } },
+  });
 }
 
 export const NGINX_MISSING = 'Install it first: sudo apt-get install nginx (Debian/Ubuntu), or set NGINX_BIN to its path.';

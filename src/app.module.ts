@@ -24,6 +24,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DatabaseModule } from './database/database.module';
+import { HandoffModule } from './handoff/handoff.module';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { JobsModule } from './jobs/jobs.module';
@@ -61,6 +62,7 @@ export class AppModule {
         A2aStoreModule,
         TeamModule,
         WidgetModule,
+        HandoffModule,
       ],
       controllers: [InteractController, HealthController],
       providers: [

@@ -72,6 +72,9 @@ describe('A2A 1.0 (official SDK client)', () => {
 
     // Usage events carry the channel; the conversation is stored like any chat's.
     await eventually(async () => (await t.dataSource.query(`SELECT channel FROM usage_events WHERE id = '${task.id}'`))[0]?.channel === 'a2a');
+    // Analytics counts the requests of each channel.
+    const system = (await admin.get('/api/analytics/system?hours=24').expect(200)).body.data;
+    expect(system.requestsByChannel.a2a).toBeGreaterThanOrEqual(2);
   });
 
   it('streams a reply: the artifact pieces joined equal the final text, then the sources and the completed status', async () => {
@@ -112,6 +115,33 @@ describe('A2A 1.0 (official SDK client)', () => {
     expect(read.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(textOfTask(read).startsWith(pieces)).toBe(true);
     await expect(client.cancelTask({ tenant: '', id: taskId, metadata: undefined })).rejects.toThrow(/already ended/);
+  });
+
+  it('filters ListTasks by state over the whole list: full pages, a cursor that continues, the count of that state', async () => {
+    const own = await a2aClient(t.url, await issue(['a2a']));
+    const send = async (text: string) => ((await own.sendMessage(userMessage(text))) as Task).id;
+    const a = await send('How do I reset my password?');
+    const b = await send('How do I change my email?');
+    const stream = own.sendMessageStream(userMessage('How do I reset my password? [mock:tokens=400;delay=20]'));
+    const first = await stream.next();
+    const c = first.value!.payload!.$case === 'task' ? first.value!.payload!.value.id : '';
+    expect((await own.cancelTask({ tenant: '', id: c, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await stream.return(undefined);
+    const d = await send('What is the refund policy?');
+    const e = await send('How long does shipping take?');
+
+    const list = (status: TaskState, pageToken = '') => own.listTasks({ tenant: '', contextId: '', status, pageSize: 2, pageToken, statusTimestampAfter: undefined });
+    const page1 = await list(TaskState.TASK_STATE_COMPLETED);
+    expect(page1.tasks.map((x) => x.id)).toEqual([e, d]);
+    expect(page1.totalSize).toBe(4);
+    // The cancelled task sits between the pages: the second page is still full.
+    const page2 = await list(TaskState.TASK_STATE_COMPLETED, page1.nextPageToken);
+    expect(page2.tasks.map((x) => x.id)).toEqual([b, a]);
+    expect(page2.nextPageToken).toBe('');
+    const cancelled = await list(TaskState.TASK_STATE_CANCELED);
+    expect(cancelled.tasks.map((x) => x.id)).toEqual([c]);
+    expect(cancelled.totalSize).toBe(1);
+    expect(cancelled.nextPageToken).toBe('');
   });
 
   it('resumes a stream that was cut off with SubscribeToTask: the snapshot holds what the client had, the rest follows once', async () => {

@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/api-keys.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import { adminAgent, AdminAgent } from './support/admin-session';
 import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 import { describeWith, NEEDS } from './support/requirements';

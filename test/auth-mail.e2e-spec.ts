@@ -9,7 +9,7 @@ import Redis from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { AdminUsersService } from '../src/auth/admin-users.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import { JOB_QUEUE, JobQueue } from '../src/jobs/job-queue';
 import { MailOutbox } from '../src/mail/mail-outbox.entity';
 import { eventually, startTestApp, TestApp } from './support/test-app';

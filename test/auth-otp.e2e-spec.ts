@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import { AdminUsersService } from '../src/auth/admin-users.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import { OneTimeCode } from '../src/auth/one-time-code.entity';
 import { MailOutbox } from '../src/mail/mail-outbox.entity';
 import { eventually, startTestApp, TestApp } from './support/test-app';

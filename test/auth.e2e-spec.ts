@@ -10,7 +10,7 @@ import request from 'supertest';
 import { AdminEventsService } from '../src/admin-events/admin-events.service';
 import { AdminUsersService } from '../src/auth/admin-users.service';
 import { AuthCleanupService } from '../src/auth/auth-cleanup.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import { SignInEvent } from '../src/auth/sign-in-event.entity';
 import { MailOutbox } from '../src/mail/mail-outbox.entity';
 import type { AdminServerToClientEvents } from '../src/shared/contracts/socket';

@@ -9,7 +9,7 @@ import { TOTP, Secret } from 'otpauth';
 import request from 'supertest';
 import { io } from 'socket.io-client';
 import { AdminUsersService } from '../src/auth/admin-users.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import type { Role } from '../src/shared/contracts/roles';
 import { startTestApp, TestApp } from './support/test-app';
 

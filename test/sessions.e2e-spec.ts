@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { io, Socket } from 'socket.io-client';
 import { AdminUsersService } from '../src/auth/admin-users.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import type { Role } from '../src/shared/contracts/roles';
 import { distributed, eventually, startTestApp, TestApp, uniqueSchema } from './support/test-app';
 import { describeWith, NEEDS } from './support/requirements';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { io, Socket } from 'socket.io-client';
 import request from 'supertest';
 import { AdminUsersService } from '../src/auth/admin-users.service';
-import { Clock } from '../src/auth/clock';
+import { Clock } from '../src/common/clock';
 import { loadConfig } from '../src/config/app-config';
 import { dropPostgresSchema, openDataSource } from '../src/database/data-source';
 import type { Role } from '../src/shared/contracts/roles';

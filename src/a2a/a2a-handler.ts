@@ -60,7 +60,11 @@ import { ChatService } from '../chat/chat.service';
 import type { MachineCaller } from '../protocols/json-rpc-gate';
 import { JSON_RPC_ERRORS } from '../protocols/json-rpc-gate';
 import type { A2aTask } from './a2a-task.entity';
-import { A2aTasksService, LIST_PAGE_DEFAULT, LIST_PAGE_MAX } from './a2a-tasks.service';
+import { A2aTasksService, cursorOf, LIST_PAGE_DEFAULT, LIST_PAGE_MAX } from './a2a-tasks.service';
+
+const BAD_PAGE_TOKEN = 'The pageToken is not one this server gave: start again without it.';
+/** ListTasks with a state filter counts the matching tasks among this many of the latest. */
+const STATE_COUNT_MAX = 1000;
 import { agentCard } from './agent-card';
 
 /** The id of the answer artifact of every task. */
@@ -287,8 +291,10 @@ export class A2aRequestHandler implements A2ARequestHandler {
 
   // --- tasks ------------------------------------------------------------------------------------
 
-  private async own(id: string, context: ServerCallContext): Promise<A2aTask> {
-    const record = id ? await this.tasks.find(id, callerOf(context).apiKey.id) : null;
+  private async own(id: unknown, context: ServerCallContext): Promise<A2aTask> {
+    // A 0.3 request's params reach here as sent: the id may be missing or not a string.
+    if (typeof id !== 'string' || id === '') throw new RequestMalformedError('Name the task: params.id must be the task id (a string).');
+    const record = await this.tasks.find(id, callerOf(context).apiKey.id);
     if (!record) throw new TaskNotFoundError(`There is no task ${id.slice(0, 100)} for this API key.`);
     return record;
   }
@@ -303,12 +309,56 @@ export class A2aRequestHandler implements A2ARequestHandler {
     const pageSize = params.pageSize === undefined || params.pageSize === 0 ? LIST_PAGE_DEFAULT : params.pageSize;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > LIST_PAGE_MAX) throw new RequestMalformedError(`The pageSize must be 1 to ${LIST_PAGE_MAX}.`);
     if (params.contextId && !CONTEXT_ID.test(params.contextId)) throw new RequestMalformedError('The contextId must be 1 to 100 letters, digits or . _ : -');
-    const page = await this.tasks.list(caller.apiKey.id, { contextId: params.contextId || undefined, pageSize, pageToken: params.pageToken || undefined });
-    if (!page) throw new RequestMalformedError('The pageToken is not one this server gave: start again without it.');
-    let tasks = await Promise.all(page.rows.map(async (record) => this.taskOf(record, await this.view(record))));
-    // The state filter applies to the page (a task's state lives with its reply, not in the list).
-    if (params.status) tasks = tasks.filter((task) => task.status?.state === params.status);
+    const contextId = params.contextId || undefined;
+    if (params.status) return this.listTasksInState(caller.apiKey.id, { contextId, state: params.status, pageSize, pageToken: params.pageToken || undefined });
+    const page = await this.tasks.list(caller.apiKey.id, { contextId, pageSize, pageToken: params.pageToken || undefined });
+    if (!page) throw new RequestMalformedError(BAD_PAGE_TOKEN);
+    const tasks = await Promise.all(page.rows.map(async (record) => this.taskOf(record, await this.view(record))));
     return { tasks, nextPageToken: page.next, pageSize, totalSize: page.total };
+  }
+
+  /**
+   * ListTasks with a state filter. A task's state lives with its reply, not in the task list, so
+   * the list is read in order from the cursor until the page holds pageSize tasks in that state:
+   * pages are full and the next cursor continues after the last task shown. totalSize counts the
+   * tasks in that state among the latest STATE_COUNT_MAX of the key (or context).
+   */
+  private async listTasksInState(
+    apiKeyId: string,
+    options: { contextId?: string; state: TaskState; pageSize: number; pageToken?: string },
+  ): Promise<ListTasksResponse> {
+    const inState = async (records: A2aTask[]) =>
+      (await Promise.all(records.map(async (record) => ({ record, task: this.taskOf(record, await this.view(record)) })))).filter(({ task }) => task.status?.state === options.state);
+    const shown: Array<{ record: A2aTask; task: Task }> = [];
+    let token = options.pageToken;
+    let more = false;
+    for (;;) {
+      const batch = await this.tasks.list(apiKeyId, { contextId: options.contextId, pageSize: LIST_PAGE_MAX, pageToken: token });
+      if (!batch) throw new RequestMalformedError(BAD_PAGE_TOKEN);
+      shown.push(...(await inState(batch.rows)));
+      if (shown.length > options.pageSize) {
+        more = true;
+        break;
+      }
+      if (!batch.next) break;
+      token = batch.next;
+    }
+    const page = shown.slice(0, options.pageSize);
+    let totalSize = 0;
+    for (let cursor: string | undefined, read = 0; read < STATE_COUNT_MAX; ) {
+      const batch = await this.tasks.list(apiKeyId, { contextId: options.contextId, pageSize: LIST_PAGE_MAX, pageToken: cursor });
+      if (!batch) break;
+      totalSize += (await inState(batch.rows)).length;
+      read += batch.rows.length;
+      if (!batch.next) break;
+      cursor = batch.next;
+    }
+    return {
+      tasks: page.map(({ task }) => task),
+      nextPageToken: more ? cursorOf(page[page.length - 1].record) : '',
+      pageSize: options.pageSize,
+      totalSize,
+    };
   }
 
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {

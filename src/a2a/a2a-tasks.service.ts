@@ -16,7 +16,7 @@ export interface TaskPage {
 }
 
 /** The cursor of the page after `row`: its time and id, so a page never skips or repeats a task. */
-function cursorOf(row: A2aTask): string {
+export function cursorOf(row: A2aTask): string {
   return Buffer.from(`${row.createdAt}:${row.id}`).toString('base64url');
 }
 
@@ -36,7 +36,7 @@ export class A2aTasksService {
 
   /** The key's task (another key's does not exist for it). */
   find(id: string, apiKeyId: string): Promise<A2aTask | null> {
-    if (id.length > 36) return Promise.resolve(null);
+    if (id.length === 0 || id.length > 36) return Promise.resolve(null);
     return this.tasks.findOneBy({ id, apiKeyId });
   }
 

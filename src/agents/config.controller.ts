@@ -23,7 +23,7 @@ import {
 import { AgentConfigService, KeyTestResult, SystemConfigDto, ValidationReport } from './agent-config.service';
 import type { GlobalSettings } from './global-settings';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /** The Config API; admin only (global guard and the admin API gate). */
 @Controller('api/config')

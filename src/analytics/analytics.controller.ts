@@ -21,7 +21,7 @@ import {
 import { AnalyticsService } from './analytics.service';
 import { UsageExportService } from './usage-export.service';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 type Window = z.output<typeof AnalyticsWindowQuerySchema>;
 
 /** The analytics API; admin only (global guard and AdminApiGate). */

@@ -16,7 +16,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AdminUser } from '../auth/admin-user.entity';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { AppError } from '../common/app-error';
 import { ClusterChannel } from '../common/cluster-channel';
 import { RATE_LIMITER, RateLimiter } from '../common/rate-limit/rate-limiter';

@@ -18,7 +18,7 @@ import { ACCESS } from '../shared/contracts/roles';
 import { Audit } from './audit.decorator';
 import { AuditService } from './audit.service';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /** The audit log for owners and admins: read, filter, export. No route edits or deletes an entry. */
 @Controller('api/audit')

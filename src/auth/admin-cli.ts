@@ -19,6 +19,7 @@
  */
 import 'reflect-metadata';
 import * as readline from 'node:readline';
+import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { ConfigError, loadConfig, passwordProblem } from '../config/app-config';
@@ -61,25 +62,33 @@ interface Parsed {
 
 function parse(argv: string[]): Parsed {
   const [command = 'help', ...rest] = argv;
-  const args: string[] = [];
-  const flags: Parsed['flags'] = { password: false, noCode: false };
-  for (let i = 0; i < rest.length; i += 1) {
-    const arg = rest[i];
-    if (arg === '--name') {
-      if (rest[i + 1] === undefined) throw new UsageError('--name needs a value');
-      flags.name = rest[++i];
-    } else if (arg.startsWith('--name=')) flags.name = arg.slice('--name='.length);
-    else if (arg === '--role' || arg.startsWith('--role=')) {
-      const value = arg === '--role' ? rest[++i] : arg.slice('--role='.length);
-      if (value === undefined) throw new UsageError('--role needs a value');
-      flags.role = roleOrThrow(value);
-    }
-    else if (arg === '--password') flags.password = true;
-    else if (arg === '--no-code') flags.noCode = true;
-    else if (arg.startsWith('--')) throw new UsageError(`Unknown option ${arg}`);
-    else args.push(arg);
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(rest);
+  } catch (error) {
+    // node:util's messages name the option ("Unknown option '--x'", "Option '--name <value>' argument missing").
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  return { command, args, flags };
+  const { values, positionals } = parsed;
+  return {
+    command,
+    args: positionals,
+    flags: {
+      name: values.name,
+      role: values.role === undefined ? undefined : roleOrThrow(values.role),
+      password: values.password ?? false,
+      noCode: values['no-code'] ?? false,
+    },
+  };
+}
+
+function parseOptions(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, role: { type: 'string' }, password: { type: 'boolean' }, 'no-code': { type: 'boolean' } },
+  });
 }
 
 function roleOrThrow(value: string): Role {

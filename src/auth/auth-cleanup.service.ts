@@ -8,7 +8,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, ObjectLiteral, Repository } from 'typeorm';
 import { queuedWrite } from '../database/write-queue';
 import { AdminSession } from './admin-session.entity';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { OneTimeCode } from './one-time-code.entity';
 import { SignInEvent } from './sign-in-event.entity';
 

@@ -13,7 +13,7 @@ import { AdminUsersService } from './admin-users.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { OneTimeCode } from './one-time-code.entity';
 import { OtpService } from './otp.service';
 import { RequestAuthenticator } from './request-authenticator';

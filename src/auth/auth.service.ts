@@ -29,7 +29,7 @@ import { OTP_RESEND_SECONDS, type AuthUser } from '../shared/contracts/auth';
 import { AdminUser } from './admin-user.entity';
 import { AdminUsersService } from './admin-users.service';
 import { AUTH_MESSAGES, invalidCodeMessage, RateLimitedError, RateLimitedWhat } from './auth.errors';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { OtpService } from './otp.service';
 import { verifyPassword } from './passwords';
 import { SECOND_FACTOR_MESSAGES, SecondFactorProof, SecondFactorService } from './second-factor/second-factor.service';

@@ -21,7 +21,7 @@ import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
 import { queuedWrite, writeTransaction } from '../database/write-queue';
 import { MailOutboxService } from '../mail/mail-outbox.service';
 import { AdminUser } from './admin-user.entity';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { OneTimeCode } from './one-time-code.entity';
 import { otpMail } from './otp-mail';
 import { ServerSecret } from './server-secret';

@@ -20,7 +20,7 @@ import { queuedWrite, writeTransaction } from '../database/write-queue';
 import type { Role } from '../shared/contracts/roles';
 import { AdminSession, SessionStage } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { SessionEvents } from './session-events';
 
 export const SESSION_TTL_MS = 24 * 3600 * 1000;

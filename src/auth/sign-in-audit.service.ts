@@ -5,7 +5,7 @@ import { DataSource, Repository } from 'typeorm';
 import { AuditService, memberActor } from '../audit/audit.service';
 import { queuedWrite } from '../database/write-queue';
 import type { AdminUser } from './admin-user.entity';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { SignInEvent, SignInMethod, SignInOutcome } from './sign-in-event.entity';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -10,6 +10,7 @@ import {
   WebSocketServer,
 } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
+import { visitorRoom } from '../admin-events/admin-events.service';
 import { AppError } from '../common/app-error';
 import { ClientAddressResolver } from '../common/client-address';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -149,6 +150,8 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     socket.data.clientIp = this.addresses.resolve(socket.request).ip;
     const token = (socket.handshake.auth as { visitorToken?: unknown } | undefined)?.visitorToken;
     socket.data.visitor = (socket.data.widgetId ? this.widgets.visitorOf(token) : undefined) ?? this.visitors.ofHandshake(socket.request);
+    // A person's replies (chat:human), typing and handoff changes reach the visitor's sockets through this room.
+    void socket.join(visitorRoom(socket.data.visitor.key));
     void this.health.healthPush().then((push) => socket.emit('health', push));
   }
 

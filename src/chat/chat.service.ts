@@ -24,12 +24,15 @@ import { chatRequestOf, type ChatRequest, type TurnSpec } from './chat-request';
 import { FrameCoalescer } from './frame-coalescer';
 import { LOCAL_AGENT } from './local-agent';
 import { buildPrompt } from './prompt-builder';
-import { describeFailure, errorBody, type StopCause } from './reply-failure';
+import { describeFailure, errorBody, HANDOFF_STOP_MESSAGE, type StopCause } from './reply-failure';
 import { replyUsageEvent, type ReplyUsageFacts } from './reply-usage';
 import { SearchRewriteService } from './search-rewrite.service';
 import { describeJurisdiction } from '../retrieval/jurisdiction';
 import type { RewriteResult } from '../retrieval/question-rewrite';
 import { withLogFields } from '../common/log-context';
+import { HandoffService } from '../handoff/handoff.service';
+import { asksForPerson, handoffNotice } from '../handoff/handoff-phrases';
+import type { HandoffInfo } from '../shared/contracts/handoff';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -98,7 +101,7 @@ interface ReplyJob {
 @Injectable()
 export class ChatService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ChatService.name);
-  private readonly running = new Map<string, { stop: (reason: StopCause) => void; done: Promise<unknown> }>();
+  private readonly running = new Map<string, { stop: (reason: StopCause) => void; done: Promise<unknown>; conversationId?: string }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -111,9 +114,14 @@ export class ChatService implements BeforeApplicationShutdown {
     private readonly streams: ReplyStreamService,
     private readonly budgets: BudgetService,
     private readonly rewriter: SearchRewriteService,
+    private readonly handoff: HandoffService,
   ) {
     // With REDIS_URL: replies of a server that stopped are asked again here (ReplyStreamService).
     streams.onTakeover({ accepting: () => !this.shutdown.draining, take: (job) => this.takeOver(job) });
+    // A person was asked for (on any server): the conversation's replies running here stop.
+    handoff.onStop((conversationId) => {
+      for (const reply of this.running.values()) if (reply.conversationId === conversationId) reply.stop('handoff');
+    });
   }
 
   get activeCount(): number {
@@ -239,6 +247,16 @@ export class ChatService implements BeforeApplicationShutdown {
         }),
       ]);
       turn = opened;
+      const tracked = this.running.get(`${options.channel}:${producer.replyId}`);
+      if (tracked) tracked.conversationId = turn.conversationId;
+      // A person has the conversation (or is asked for now, in words): the assistant stays quiet.
+      const hold = await this.handoff.holdFor(turn);
+      if (hold.quiet) return await this.quiet(turn, request, options, producer, started, hold.handoff);
+      if (asksForPerson(request.query, request.language.code)) {
+        await this.conversations.saveQuestionOnly(turn);
+        const handoff = await this.handoff.requestForTurn({ ...turn, known: true }, 'words');
+        return await this.quiet(turn, request, options, producer, started, handoff, true);
+      }
       return await this.reply({
         request: { ...request, history: turn.history },
         options,
@@ -293,6 +311,13 @@ export class ChatService implements BeforeApplicationShutdown {
         worstCaseUsd: worstCaseCost(priceFor(agent.connection.provider, model), estimatePromptTokens(messages), agent.maxTokens),
       });
       if (budget.offline) return this.reply({ ...job, agent: LOCAL_AGENT, rewrite: undefined });
+    }
+
+    // Checked again just before the provider call: a person may have been asked for meanwhile.
+    if ((await this.handoff.holdFor(turn, false)).quiet) {
+      await budget?.settle(0, 0);
+      this.finishFailed(turn, producer, new AppError('cancelled', HANDOFF_STOP_MESSAGE), '', started, null, agent);
+      throw new AppError('cancelled', HANDOFF_STOP_MESSAGE);
     }
 
     const upstream = new AbortController();
@@ -393,6 +418,12 @@ export class ChatService implements BeforeApplicationShutdown {
         model,
       },
     };
+    // Checked again before the reply is stored: a person asked for while it was written has the
+    // conversation, and the assistant's reply does not join it (what streamed stays, as stopped).
+    if ((await this.handoff.holdFor(turn, false)).quiet) {
+      this.finishFailed(turn, producer, new AppError('cancelled', HANDOFF_STOP_MESSAGE), text, started, ttftMs, agent);
+      throw new AppError('cancelled', HANDOFF_STOP_MESSAGE);
+    }
     // In the conversation before the visitor gets chat:done (a reload right after shows it, a
     // crash after it loses nothing), unless the database takes longer than STORE_WAIT_MS.
     await this.conversations.saveEnd(turn, {
@@ -407,6 +438,54 @@ export class ChatService implements BeforeApplicationShutdown {
       executionMs: executionTime,
       ttftMs,
     }, STORE_WAIT_MS);
+    // The rule: after this many questions in a row the knowledge had no answer to, a person is asked for.
+    if (answered === false) await this.unansweredRule(turn, data);
+    producer.end({ kind: 'done', data });
+    return data;
+  }
+
+  private async unansweredRule(turn: Turn, data: ReplyData): Promise<void> {
+    try {
+      const count = await this.handoff.unansweredRule();
+      if (count <= 0 || !(await this.handoff.unansweredInARow(turn.conversationId, turn.replyId, count))) return;
+      const handoff = await this.handoff.requestForTurn({ ...turn, known: true }, 'unanswered');
+      data.handoff = handoff.state;
+    } catch (error) {
+      this.logger.warn(`The unanswered-questions rule could not hand the conversation over: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * A visitor message the assistant does not answer (a person has the conversation, or was just
+   * asked for in words): the question is stored for the inbox and the reply ends at once with an
+   * empty response (or, when the person was asked for now, what the visitor is told) and the
+   * conversation's handoff state. No provider call, no usage event.
+   */
+  private async quiet(turn: Turn, request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, started: number, handoff: HandoffInfo, asked = false): Promise<ReplyData> {
+    if (!asked) {
+      await this.conversations.saveQuestionOnly(turn);
+      this.handoff.visitorMessageHeld(turn.conversationId, handoff);
+    }
+    const language = request.language.code;
+    const response = !asked
+      ? ''
+      : handoff.state === 'open'
+        ? handoffNotice(language, { kind: 'open' })
+        : handoffNotice(language, { kind: 'waiting', position: handoff.queuePosition ?? 1, waitMinutes: Math.max(1, Math.round((handoff.expectedWaitSeconds ?? 180) / 60)) });
+    const data: ReplyData = {
+      response,
+      executionTime: Math.round(performance.now() - started),
+      confidence: 0,
+      vertical: request.vertical,
+      agentsInvolved: [],
+      a2aCompliant: options.channel === 'a2a',
+      optimization: { cacheHit: false, passages: 0, coalescedFrames: 0 },
+      sources: [],
+      replyId: producer.replyId,
+      conversationId: turn.conversationId,
+      handoff: handoff.state,
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, provider: 'local', model: 'none' },
+    };
     producer.end({ kind: 'done', data });
     return data;
   }

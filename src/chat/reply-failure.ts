@@ -9,7 +9,11 @@ import { LlmError } from '../llm/llm.types';
 import type { ErrorCode } from '../shared/contracts/http';
 
 /** Why a running chat was stopped by us (rather than by the visitor). */
-export type StopReason = 'agent_timeout' | 'chat_timeout' | 'shutdown' | 'taken_over';
+/** `handoff`: a person was asked for while the reply streamed (the assistant stays quiet from then on). */
+export type StopReason = 'agent_timeout' | 'chat_timeout' | 'shutdown' | 'taken_over' | 'handoff';
+
+/** What a reply stopped because a person took the conversation over ends with (code `cancelled`). */
+export const HANDOFF_STOP_MESSAGE = 'A person from the team is taking over this conversation.';
 
 /** Who stopped a running reply: us (StopReason) or the visitor (`cancelled`). */
 export type StopCause = StopReason | 'cancelled';
@@ -23,6 +27,7 @@ export function errorBody(error: unknown): { code: string; message: string } {
 /** The error a failed or stopped reply ends with, and its usage status; an unexpected error is logged. */
 export function describeFailure(error: unknown, stopReason: StopCause | undefined, logger: Logger): { status: UsageStatus; error: AppError } {
   if (stopReason === 'cancelled') return { status: 'cancelled', error: new AppError('cancelled', 'The request was cancelled.') };
+  if (stopReason === 'handoff') return { status: 'cancelled', error: new AppError('cancelled', HANDOFF_STOP_MESSAGE) };
   if (stopReason === 'shutdown') {
     return { status: 'error', error: new AppError('server_restarting', 'The server is restarting; it will be back in a moment') };
   }

@@ -19,8 +19,9 @@ export class ConversationMessage {
   @Column({ name: 'conversation_id', type: 'varchar', length: 36 })
   conversationId: string;
 
+  /** user (the visitor), agent (the assistant), human (a member's reply) or note (a member's internal note, never shown to the visitor). */
   @Column({ type: 'varchar', length: 5 })
-  role: 'user' | 'agent';
+  role: 'user' | 'agent' | 'human' | 'note';
 
   @Column({ type: 'text' })
   content: string;
@@ -71,4 +72,11 @@ export class ConversationMessage {
 
   @Column({ name: 'error_message', type: 'varchar', length: 500, nullable: true })
   errorMessage: string | null;
+
+  /** human, note: the member who wrote it, and their name as the visitor sees it. */
+  @Column({ name: 'author_id', type: 'varchar', length: 36, nullable: true })
+  authorId: string | null;
+
+  @Column({ name: 'author_name', type: 'varchar', length: 100, nullable: true })
+  authorName: string | null;
 }

@@ -189,6 +189,7 @@ export class ConversationTranscriptsService {
       executionTime: num(row.execution_ms),
       timeToFirstToken: num(row.ttft_ms),
       error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+      ...(row.author_name !== null && row.author_name !== undefined ? { author: { name: row.author_name } } : {}),
     };
   }
 }

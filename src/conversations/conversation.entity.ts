@@ -11,6 +11,7 @@ import { EpochMsColumn } from '../database/columns';
 @Index('idx_conversations_visitor', ['visitorKey'])
 @Index('idx_conversations_updated_at', ['updatedAt'])
 @Index('idx_conversations_vertical_updated_at', ['vertical', 'updatedAt'])
+@Index('idx_conversations_handoff', ['handoffState', 'handoffRequestedAt'])
 export class Conversation {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -64,4 +65,29 @@ export class Conversation {
 
   @EpochMsColumn({ name: 'closed_at', nullable: true })
   closedAt: number | null;
+
+  /** bot, waiting (a person was asked for), open (a member took it) or resolved: src/handoff owns the transitions. */
+  @Column({ name: 'handoff_state', type: 'varchar', length: 10, default: 'bot' })
+  handoffState: string;
+
+  /** Bumped by every handoff transition: a transition written against another version is refused (409). */
+  @Column({ name: 'handoff_version', type: 'integer', default: 0 })
+  handoffVersion: number;
+
+  /** The current (or latest) handoff's row in `handoffs`. */
+  @Column({ name: 'handoff_id', type: 'varchar', length: 36, nullable: true })
+  handoffId: string | null;
+
+  @Column({ name: 'assignee_id', type: 'varchar', length: 36, nullable: true })
+  assigneeId: string | null;
+
+  @Column({ name: 'assignee_name', type: 'varchar', length: 100, nullable: true })
+  assigneeName: string | null;
+
+  @EpochMsColumn({ name: 'handoff_requested_at', nullable: true })
+  handoffRequestedAt: number | null;
+
+  /** The address the visitor left for a person's reply by mail. */
+  @Column({ name: 'visitor_email', type: 'varchar', length: 254, nullable: true })
+  visitorEmail: string | null;
 }

@@ -27,7 +27,7 @@ import { ConversationTranscriptsService } from './conversation-transcripts.servi
 import { ConversationsClock } from './conversations-clock';
 import { KnowledgeGapsService } from './knowledge-gaps.service';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 const ID = /^[0-9a-f-]{36}$/i;
 
 function idOf(raw: string, what: string): string {

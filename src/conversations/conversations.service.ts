@@ -35,6 +35,7 @@ import {
   type VisitorConversation,
   type VisitorMessage,
 } from '../shared/contracts/conversations';
+import { HANDOFF_STATES, type HandoffInfo } from '../shared/contracts/handoff';
 import { ConversationWriter, type WriteGroup, type WriteOp } from './conversation-writer';
 import { ConversationsClock } from './conversations-clock';
 import { MAX_HISTORY_ENTRIES, trimHistory, type HistoryEntry } from './history';
@@ -133,7 +134,7 @@ export interface StoredVote {
   previous: 'up' | 'down' | null;
 }
 
-interface ConversationRow {
+interface ConversationRow extends HandoffColumns {
   id: string;
   vertical: string;
   jurisdiction: string | null;
@@ -141,12 +142,35 @@ interface ConversationRow {
   language: string | null;
   created_at: string | number;
   updated_at: string | number;
+  queue_position: string | number | null;
+}
+
+/** A conversation's handoff columns, as read with raw SQL. */
+export interface HandoffColumns {
+  handoff_state: string;
+  handoff_version: string | number;
+  assignee_id: string | null;
+  assignee_name: string | null;
+  handoff_requested_at: string | number | null;
+}
+
+/** The columns' HandoffInfo (queue position and wait as given: only a waiting conversation has them). */
+export function handoffInfoOf(row: HandoffColumns, queuePosition: number | null = null, expectedWaitSeconds: number | null = null): HandoffInfo {
+  const state = (HANDOFF_STATES as readonly string[]).includes(row.handoff_state) ? (row.handoff_state as HandoffInfo['state']) : 'bot';
+  return {
+    state,
+    version: Number(row.handoff_version ?? 0),
+    assignee: row.assignee_id ? { id: row.assignee_id, name: row.assignee_name ?? '' } : null,
+    requestedAt: row.handoff_requested_at === null || row.handoff_requested_at === undefined || state === 'bot' ? null : new Date(Number(row.handoff_requested_at)).toISOString(),
+    queuePosition: state === 'waiting' ? queuePosition : null,
+    expectedWaitSeconds: state === 'waiting' ? expectedWaitSeconds : null,
+  };
 }
 
 export interface MessageRow {
   id: string;
   conversation_id: string;
-  role: 'user' | 'agent';
+  role: 'user' | 'agent' | 'human' | 'note';
   content: string;
   status: MessageStatus;
   language: string | null;
@@ -163,10 +187,11 @@ export interface MessageRow {
   ttft_ms: string | number | null;
   error_code: string | null;
   error_message: string | null;
+  author_name: string | null;
 }
 
 export const MESSAGE_COLUMNS =
-  'id, conversation_id, role, content, status, language, request_id, created_at, confidence, answered, feedback, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message';
+  'id, conversation_id, role, content, status, language, request_id, created_at, confidence, answered, feedback, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message, author_name';
 
 /** A turn's start or end, as queued for the writer (written with the others of its batch: writeTurns). */
 type TurnWrite = { kind: 'start'; turn: Turn } | { kind: 'end'; turn: Turn; outcome: TurnOutcome; at: number };
@@ -182,7 +207,7 @@ export function scopeOf(scope: TurnScope): string {
 }
 
 /** The scope's jurisdiction as a chat names it: the catalog's code and sub-region spelling ("gb", "sct" -> UK/Scotland). */
-function jurisdictionScopeOf(code: string | undefined, subRegion: string | undefined): TurnScope['jurisdiction'] {
+export function jurisdictionScopeOf(code: string | undefined, subRegion: string | undefined): TurnScope['jurisdiction'] {
   if (!code) return undefined;
   const known = getJurisdiction(code);
   if (!known) return { code: code.toUpperCase(), subRegion };
@@ -372,7 +397,7 @@ export class ConversationsService implements OnApplicationShutdown {
       readQuery<HistoryRow[]>(
         this.dataSource,
         this.sql(`SELECT c.id AS cid, m.id, m.role, m.content, m.status
-                    FROM conversations c LEFT JOIN conversation_messages m ON m.conversation_id = c.id
+                    FROM conversations c LEFT JOIN conversation_messages m ON m.conversation_id = c.id AND m.role <> 'note'
                    WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL
                    ORDER BY m.seq DESC
                    LIMIT ${HISTORY_ROWS}`),
@@ -472,6 +497,47 @@ export class ConversationsService implements OnApplicationShutdown {
     void written.then(() => {
       if (!stored) this.mirror?.forget(scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope));
     });
+  }
+
+  /**
+   * A question the assistant does not answer (the conversation is handed to a person): only the
+   * visitor's message is stored, at once (the inbox shows it). Resolves once stored.
+   */
+  async saveQuestionOnly(turn: Turn): Promise<void> {
+    turn.saved = true;
+    this.firstFrameOut(turn.replyId);
+    let stored = false;
+    await this.writer.enqueue({
+      skip: () => turn.deleted === true,
+      run: async (m) => {
+        if (!turn.known) await this.ensureConversation(m, turn);
+        await m.query(
+          this.sql(`INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
+                    VALUES ($1, $2, 'user', $3, 'complete', $4, $5, $6)`),
+          [turn.userMessageId, turn.conversationId, turn.question, turn.language, turn.requestId, turn.startedAt],
+        );
+        await m.query(this.sql('UPDATE conversations SET message_count = message_count + 1, updated_at = $2, language = $3 WHERE id = $1'), [turn.conversationId, turn.startedAt, turn.language]);
+      },
+      written: () => {
+        stored = true;
+        this.adminEvents.emit('conversation:message', {
+          conversationId: turn.conversationId,
+          messageId: turn.userMessageId,
+          role: 'user',
+          vertical: turn.vertical,
+          status: 'complete',
+          at: new Date(turn.startedAt).toISOString(),
+        });
+      },
+    });
+    this.forgetTurn(turn);
+    this.mirror?.forget(scopeKeyOf(turn.visitorKey, turn.vertical, turn.scope));
+    if (!stored && !turn.deleted) this.logger.warn(`A question for a person in conversation ${turn.conversationId} could not be stored`);
+  }
+
+  /** The conversation's messages changed outside a chat turn (a member's reply): the history in memory is read again. */
+  forgetHistory(visitorKey: string, vertical: string, scope: string): void {
+    this.mirror?.forget(scopeKeyOf(visitorKey, vertical, scope));
   }
 
   /** The reply's first frame is out (or it ended, or was dropped, without one): it holds the starts no longer. */
@@ -654,6 +720,24 @@ export class ConversationsService implements OnApplicationShutdown {
         return;
       }
     }
+    await this.ensureConversation(m, turn);
+    await m.query(
+      sql(`INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
+           VALUES ($1, $2, 'user', $3, 'complete', $4, NULL, $5), ($6, $2, 'agent', '', 'streaming', $4, $7, $5)`),
+      [turn.userMessageId, turn.conversationId, turn.question, turn.language, turn.startedAt, turn.replyId, turn.requestId],
+    );
+    await m.query(
+      sql(`UPDATE conversations
+              SET message_count = message_count + 2, updated_at = $2, language = $3,
+                  title = CASE WHEN title = '' THEN $4 ELSE title END
+            WHERE id = $1`),
+      [turn.conversationId, turn.startedAt, turn.language, turn.question.slice(0, TITLE_CHARS)],
+    );
+  }
+
+  /** Stores the turn's conversation if it is not stored yet (or joins the scope's open one another server stored first). */
+  private async ensureConversation(m: EntityManager, turn: Turn): Promise<void> {
+    const sql = (text: string) => this.sql(text);
     const existing: { id: string }[] = await m.query(sql('SELECT id FROM conversations WHERE id = $1'), [turn.conversationId]);
     if (existing.length === 0) {
       await m.query(
@@ -672,18 +756,6 @@ export class ConversationsService implements OnApplicationShutdown {
       );
       if (open[0]) turn.conversationId = open[0].id;
     }
-    await m.query(
-      sql(`INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
-           VALUES ($1, $2, 'user', $3, 'complete', $4, NULL, $5), ($6, $2, 'agent', '', 'streaming', $4, $7, $5)`),
-      [turn.userMessageId, turn.conversationId, turn.question, turn.language, turn.startedAt, turn.replyId, turn.requestId],
-    );
-    await m.query(
-      sql(`UPDATE conversations
-              SET message_count = message_count + 2, updated_at = $2, language = $3,
-                  title = CASE WHEN title = '' THEN $4 ELSE title END
-            WHERE id = $1`),
-      [turn.conversationId, turn.startedAt, turn.language, turn.question.slice(0, TITLE_CHARS)],
-    );
   }
 
   private async writeEnd(m: EntityManager, turn: Turn, outcome: TurnOutcome, at: number): Promise<void> {
@@ -719,9 +791,13 @@ export class ConversationsService implements OnApplicationShutdown {
   async listForVisitor(visitorKey: string): Promise<VisitorConversation[]> {
     await this.writer.flush();
     const conversations: ConversationRow[] = await this.dataSource.query(
-      this.sql(`SELECT id, vertical, jurisdiction, sub_jurisdiction, language, created_at, updated_at
-                  FROM conversations WHERE visitor_key = $1 AND closed_at IS NULL
-                 ORDER BY updated_at DESC LIMIT ${VISITOR_CONVERSATION_LIMIT}`),
+      this.sql(`SELECT c.id, c.vertical, c.jurisdiction, c.sub_jurisdiction, c.language, c.created_at, c.updated_at,
+                       c.handoff_state, c.handoff_version, c.assignee_id, c.assignee_name, c.handoff_requested_at,
+                       CASE WHEN c.handoff_state = 'waiting' THEN
+                         (SELECT COUNT(*) FROM conversations w WHERE w.handoff_state = 'waiting' AND w.handoff_requested_at <= c.handoff_requested_at)
+                       END AS queue_position
+                  FROM conversations c WHERE c.visitor_key = $1 AND c.closed_at IS NULL
+                 ORDER BY c.updated_at DESC LIMIT ${VISITOR_CONVERSATION_LIMIT}`),
       [visitorKey],
     );
     if (conversations.length === 0) return [];
@@ -731,7 +807,7 @@ export class ConversationsService implements OnApplicationShutdown {
                   SELECT ${MESSAGE_COLUMNS}, seq,
                          ROW_NUMBER() OVER (PARTITION BY conversation_id ORDER BY seq DESC) AS rn,
                          COUNT(*) OVER (PARTITION BY conversation_id) AS total
-                    FROM conversation_messages WHERE conversation_id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})
+                    FROM conversation_messages WHERE conversation_id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) AND role <> 'note'
                 ) AS recent
                 WHERE rn <= ${VISITOR_MESSAGE_LIMIT}
                 ORDER BY conversation_id, seq`),
@@ -755,6 +831,7 @@ export class ConversationsService implements OnApplicationShutdown {
         updatedAt: iso(c.updated_at),
         messages: rows.map((row) => this.visitorMessage(row)),
         truncated: rows.length > 0 && Number(rows[0].total) > rows.length,
+        handoff: handoffInfoOf(c, c.queue_position === null || c.queue_position === undefined ? null : Number(c.queue_position)),
       };
     });
   }
@@ -823,7 +900,7 @@ export class ConversationsService implements OnApplicationShutdown {
     const rows: MessageRow[] = await this.dataSource.query(
       this.sql(`SELECT ${MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ')}
                   FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
-                 WHERE m.id = $1 AND m.role = 'agent' AND c.visitor_key = $2`),
+                 WHERE m.id = $1 AND m.role IN ('agent', 'human') AND c.visitor_key = $2`),
       [replyId, visitorKey],
     );
     const row = rows[0];
@@ -835,7 +912,7 @@ export class ConversationsService implements OnApplicationShutdown {
   private visitorMessage(row: MessageRow): VisitorMessage {
     return {
       id: row.id,
-      role: row.role,
+      role: row.role === 'note' ? 'human' : row.role,
       content: row.content,
       createdAt: iso(row.created_at),
       status: this.statusOf(row),
@@ -844,6 +921,7 @@ export class ConversationsService implements OnApplicationShutdown {
       reply: row.status === 'complete' ? replyDataOf(row) : null,
       feedback: row.feedback,
       error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+      ...(row.role === 'human' ? { author: { name: row.author_name ?? '' } } : {}),
     };
   }
 

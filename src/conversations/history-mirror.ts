@@ -15,6 +15,7 @@
  * stored in another conversation, the retention purge) forgets the entry: the next read goes to
  * the database. Entries also expire (MAX_AGE_MS) and are bounded in number.
  */
+import { LRUCache } from 'lru-cache';
 
 /** A row of the history read: the open conversation's id and one of its messages (null ones when it has none). */
 export interface HistoryRow {
@@ -56,14 +57,12 @@ function sizeOf(rows: HistoryRow[]): number {
 }
 
 export class HistoryMirror {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  /** The scopes held, least recently used out first past maxEntries scopes or maxBytes (Entry.bytes; at least 1 each). */
+  private readonly entries: LRUCache<string, Entry>;
   /** Scopes being read from the database, with the changes that ended while they were. */
   private readonly reading = new Map<string, { readers: number; changes: number }>();
 
   private readonly now: () => number;
-  private readonly maxEntries: number;
-  private readonly maxBytes: number;
 
   constructor(
     /** Rows the history read returns at most. */
@@ -71,8 +70,11 @@ export class HistoryMirror {
     options: { now?: () => number; maxEntries?: number; maxBytes?: number } = {},
   ) {
     this.now = options.now ?? (() => performance.now());
-    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
-    this.maxBytes = options.maxBytes ?? MAX_BYTES;
+    this.entries = new LRUCache<string, Entry>({
+      max: options.maxEntries ?? MAX_ENTRIES,
+      maxSize: options.maxBytes ?? MAX_BYTES,
+      sizeCalculation: (entry) => Math.max(1, entry.bytes),
+    });
   }
 
   /** The rows the history read would return now, if this scope is held. */
@@ -83,8 +85,6 @@ export class HistoryMirror {
       this.drop(scope);
       return undefined;
     }
-    this.entries.delete(scope);
-    this.entries.set(scope, entry);
     return entry.rows;
   }
 
@@ -110,7 +110,7 @@ export class HistoryMirror {
    */
   started(scope: string, turn: StartedTurn): void {
     this.changed(scope);
-    const entry = this.entries.get(scope);
+    const entry = this.entries.peek(scope);
     if (!entry) return;
     const rows = entry.rows.filter((row) => row.role !== null);
     if (rows.some((row) => row.id === turn.replyId)) return;
@@ -129,7 +129,7 @@ export class HistoryMirror {
   /** A turn's reply end is stored: its row takes the text and status. */
   ended(scope: string, replyId: string, outcome: { status: string; text: string }): void {
     this.changed(scope);
-    const entry = this.entries.get(scope);
+    const entry = this.entries.peek(scope);
     if (!entry) return;
     const row = entry.rows.find((r) => r.id === replyId);
     // Not among the rows held (older than the limit, or its start was never seen here): read it again.
@@ -150,14 +150,13 @@ export class HistoryMirror {
 
   /** Every scope of this visitor (their conversations were deleted). */
   forgetVisitor(visitorKey: string): void {
-    for (const [scope, entry] of this.entries) if (entry.visitorKey === visitorKey) this.drop(scope);
+    for (const [scope, entry] of [...this.entries.entries()]) if (entry.visitorKey === visitorKey) this.drop(scope);
     for (const state of this.reading.values()) state.changes += 1;
   }
 
   /** Everything (conversations were purged). */
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
     for (const state of this.reading.values()) state.changes += 1;
   }
 
@@ -168,7 +167,7 @@ export class HistoryMirror {
 
   /** About the memory the held messages take. */
   get heldBytes(): number {
-    return this.bytes;
+    return this.entries.calculatedSize;
   }
 
   private changed(scope: string): void {
@@ -179,16 +178,10 @@ export class HistoryMirror {
   /** Holds `rows` for the scope (as the most recently used), then lets the least recently used go while over the bounds. */
   private keep(scope: string, visitorKey: string, rows: HistoryRow[], filledAt = this.now()): void {
     this.drop(scope);
-    const entry: Entry = { visitorKey, rows, filledAt, bytes: sizeOf(rows) };
-    this.entries.set(scope, entry);
-    this.bytes += entry.bytes;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.drop(this.entries.keys().next().value as string);
+    this.entries.set(scope, { visitorKey, rows, filledAt, bytes: sizeOf(rows) });
   }
 
   private drop(scope: string): void {
-    const entry = this.entries.get(scope);
-    if (!entry) return;
     this.entries.delete(scope);
-    this.bytes -= entry.bytes;
   }
 }

@@ -12,7 +12,7 @@ import { onClientGone, sendFrame, startEventStream } from './reply-sse';
 import { isFinal, ReplyStreamService, textOf } from './reply-streams';
 import { VisitorIdentity } from './visitor-identity';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 const NOT_FOUND = 'That reply was not found.';
 

@@ -14,7 +14,7 @@ import {
 import { ConversationsService } from './conversations.service';
 import { VisitorIdentity } from './visitor-identity';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 const CONVERSATION_ID = /^[0-9a-f-]{36}$/i;
 
 /**

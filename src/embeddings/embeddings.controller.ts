@@ -17,7 +17,7 @@ import {
 } from '../shared/contracts/embeddings';
 import { EmbeddingsService } from './embeddings.service';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /** Embeddings for hybrid retrieval: the Configuration tab's section and the Knowledge tab's progress line (admin only). */
 @Controller('api')

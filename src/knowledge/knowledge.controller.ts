@@ -15,7 +15,7 @@ import {
 import type { z } from 'zod';
 import { KnowledgeService } from './knowledge.service';
 
-type Envelope<T> = { success: true; data: T };
+import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
 /**
  * The knowledge base API (product-spec section 7 "Knowledge"); admin only (global guard).

@@ -18,7 +18,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -36,7 +36,11 @@ import { firstProblem } from '../shared/contracts/rules';
 import { toChatRequest } from '../chat/chat-request';
 import { ChatService } from '../chat/chat.service';
 import { baseUrlOf } from '../a2a/a2a-http';
-import { callerOf, jsonRpcError, jsonRpcGate, JSON_RPC_ERRORS, type MachineCaller } from '../protocols/json-rpc-gate';
+import { mcpRefusalOf } from './mcp-envelope';
+
+/** The MCP error code of a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+import { callerOf, jsonRpcError, jsonRpcGate, jsonRpcIdOf, JSON_RPC_ERRORS, type MachineCaller } from '../protocols/json-rpc-gate';
 
 export const MCP_PATH = '/mcp';
 /** The MCP protocol revisions this endpoint negotiates, newest first. */
@@ -96,6 +100,21 @@ export class McpHttp {
 
   /** One request, one server and transport (nothing is kept between requests). */
   private async handle(req: Request, res: Response): Promise<void> {
+    // Streamable HTTP: a client must accept both answers the server may give. The SDK refuses
+    // otherwise too, but without the request's id; this refusal carries it.
+    const accept = req.header('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      res.status(406).json(
+        jsonRpcError(jsonRpcIdOf(req.body), JSON_RPC_ERRORS.serverError, 'Not acceptable: the Accept header must list both application/json and text/event-stream.'),
+      );
+      return;
+    }
+    // A body of another type goes on to the SDK, which says which types it accepts.
+    const refusal = req.is('application/json') || req.is('application/*+json') ? mcpRefusalOf(req.body) : undefined;
+    if (refusal) {
+      res.status(refusal.status).json(refusal.body);
+      return;
+    }
     const caller = callerOf(req);
     const server = this.serverFor(caller, baseUrlOf(req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -221,7 +240,8 @@ export class McpHttp {
       async (uri, variables) => {
         const id = String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
         const item = await this.knowledge.getPublic(decodeURIComponent(id)).catch(() => undefined);
-        if (!item) throw new Error(`There is no article ${id.slice(0, 100)}.`);
+        // MCP's "resource not found" error (-32002), not an internal error.
+        if (!item) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: there is no article ${id.slice(0, 100)}.`, { uri: uri.href.slice(0, 200) });
         return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdownOf(item) }] };
       },
     );

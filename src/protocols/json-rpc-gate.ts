@@ -52,7 +52,7 @@ function send(res: Response, status: number, id: JsonRpcId, code: number, messag
 }
 
 /** The request's id if it is a valid JSON-RPC id, else null. */
-function idOf(body: unknown): JsonRpcId {
+export function jsonRpcIdOf(body: unknown): JsonRpcId {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const id = (body as { id?: unknown }).id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
@@ -122,7 +122,7 @@ function envelope(options: GateOptions): RequestHandler {
       if (options.batches === 'pass') return next();
       return send(res, 400, null, JSON_RPC_ERRORS.invalidRequest, 'Batch requests are not supported: send one JSON-RPC request per HTTP request.');
     }
-    const id = idOf(value);
+    const id = jsonRpcIdOf(value);
     if (!value || typeof value !== 'object') return send(res, 400, null, JSON_RPC_ERRORS.invalidRequest, 'The body must be a JSON-RPC 2.0 request object.');
     const request = value as Record<string, unknown>;
     if (request.jsonrpc !== '2.0') return send(res, 400, id, JSON_RPC_ERRORS.invalidRequest, 'The request must say "jsonrpc": "2.0".');

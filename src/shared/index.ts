@@ -12,3 +12,4 @@ export * from './contracts/config';
 export * from './contracts/auth';
 export * from './contracts/analytics';
 export * from './contracts/conversations';
+export * from './contracts/handoff';

@@ -23,7 +23,7 @@ import { auditSecret } from '../audit/audit-diff';
 import { AuditTargets, type TargetSnapshot } from '../audit/audit-targets';
 import { AdminUser } from '../auth/admin-user.entity';
 import { AdminUsersService } from '../auth/admin-users.service';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { publicUser, type PublicUser } from '../auth/auth.service';
 import { SecondFactor } from '../auth/second-factor/second-factor.entity';
 import { SignInEvent } from '../auth/sign-in-event.entity';

@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { Roles } from '../auth/roles.decorator';
 import { Contract } from '../common/contract';
 import { ACCESS } from '../shared/contracts/roles';

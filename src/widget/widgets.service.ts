@@ -19,7 +19,7 @@ import { DataSource, Repository } from 'typeorm';
 import { SecretBox } from '../agents/secret-box';
 import { auditSecret } from '../audit/audit-diff';
 import { AuditTargets } from '../audit/audit-targets';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { isCrossOrigin, type OriginHeaders, type SelfOrigin } from '../auth/origin-check';
 import { ServerSecret } from '../auth/server-secret';
 import { AppError } from '../common/app-error';

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import { AdminUsersService } from '../../src/auth/admin-users.service';
-import { Clock } from '../../src/auth/clock';
+import { Clock } from '../../src/common/clock';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 
 const OWNER = 'owner@example.com';

@@ -15,7 +15,7 @@ import { AdminUser } from '../admin-user.entity';
 import { AdminUsersService } from '../admin-users.service';
 import { publicUser, PublicUser } from '../auth.service';
 import { browserLabel } from '../browser-label';
-import { Clock } from '../clock';
+import { Clock } from '../../common/clock';
 import { AdminAuth, ClientInfo, IssuedSession, SessionService } from '../session.service';
 import { SignInAuditService } from '../sign-in-audit.service';
 import { can } from '../../shared/contracts/roles';

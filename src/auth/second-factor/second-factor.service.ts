@@ -22,7 +22,7 @@ import { AppError } from '../../common/app-error';
 import { queuedWrite, writeTransaction } from '../../database/write-queue';
 import { RECOVERY_CODE_CHARS, RECOVERY_CODE_COUNT, type TotpEnrolment } from '../../shared/contracts/auth';
 import type { AdminUser } from '../admin-user.entity';
-import { Clock } from '../clock';
+import { Clock } from '../../common/clock';
 import { ServerSecret } from '../server-secret';
 import { RecoveryCode } from './recovery-code.entity';
 import { SecondFactor } from './second-factor.entity';

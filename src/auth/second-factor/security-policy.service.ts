@@ -8,7 +8,7 @@ import { DataSource, Repository } from 'typeorm';
 import { queuedWrite } from '../../database/write-queue';
 import { Setting } from '../../database/setting.entity';
 import type { SecurityPolicy } from '../../shared/contracts/auth';
-import { Clock } from '../clock';
+import { Clock } from '../../common/clock';
 
 export const SECURITY_POLICY_KEY = 'security.policy';
 const DEFAULT_POLICY: SecurityPolicy = { requireSecondFactor: false };

@@ -3,6 +3,7 @@
  * `chat:send` / `chat:done` events.
  */
 import { z } from 'zod';
+import { HandoffStateSchema } from './handoff-state';
 import { findSubRegion, getJurisdiction, requiresSubRegion } from '../catalog/jurisdictions';
 import { getLanguageByCode, getLanguageByName } from '../catalog/languages';
 import { PROVIDER_IDS, type ProviderId } from '../catalog/providers';
@@ -153,6 +154,8 @@ export const ReplySourceSchema = z.object({
    * the item at this passage. Optional: older replies and servers have none.
    */
   passage: z.string().optional(),
+  /** The web page the item was imported from: the chat links the source to it. */
+  url: z.string().optional(),
 });
 export type ReplySource = z.infer<typeof ReplySourceSchema>;
 
@@ -224,6 +227,12 @@ export const ReplyDataSchema = z
     replyId: z.string().optional(),
     /** The visitor's conversation the exchange was saved in (absent from servers that keep none). */
     conversationId: z.string().optional(),
+    /**
+     * The conversation's handoff state after this message. `waiting` or `open`: a person was asked
+     * for (or answers), so the assistant did not reply (`response` is empty) and the question waits
+     * in the inbox; the person's replies arrive as `chat:human`.
+     */
+    handoff: HandoffStateSchema.optional(),
     usage: ReplyUsageSchema,
   })
   .meta({ id: 'ReplyData' });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { getJurisdiction } from '../catalog/jurisdictions';
 import { ENABLED_VERTICAL_IDS, VERTICALS, type EnabledVerticalId } from '../catalog/verticals';
 import { ChatVerticalSchema, ReplyDataSchema, RequestIdSchema, tupleOf } from './chat';
+import { HandoffInfoSchema } from './handoff';
 import { body, coded, integer, optional, text, timestamp } from './rules';
 
 /** Messages of one conversation the chat page gets back (the newest; older ones stay on the server). */
@@ -24,7 +25,8 @@ const verticalId = z.enum(tupleOf(VERTICALS.map((v) => v.id)));
 export const VisitorMessageSchema = z
   .object({
     id: z.string(),
-    role: z.enum(['user', 'agent']),
+    /** user (the visitor), agent (the assistant) or human (a member's reply; `author` names them). */
+    role: z.enum(['user', 'agent', 'human']),
     content: z.string(),
     /** ISO timestamp. */
     createdAt: z.string(),
@@ -39,6 +41,8 @@ export const VisitorMessageSchema = z
     feedback: z.enum(['up', 'down']).nullable(),
     /** Agent, error: what went wrong. */
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** Human: the member who wrote it (their name only). */
+    author: z.object({ name: z.string() }).optional(),
   })
   .meta({ id: 'VisitorMessage' });
 export type VisitorMessage = z.infer<typeof VisitorMessageSchema>;
@@ -59,6 +63,8 @@ export const VisitorConversationSchema = z
     messages: z.array(VisitorMessageSchema),
     /** More, older messages are kept than are sent here. */
     truncated: z.boolean(),
+    /** Whether a person was asked for, took it or resolved it (`bot` otherwise). */
+    handoff: HandoffInfoSchema,
   })
   .meta({ id: 'VisitorConversation' });
 export type VisitorConversation = z.infer<typeof VisitorConversationSchema>;
@@ -249,7 +255,8 @@ export type ConversationPage = z.infer<typeof ConversationPageSchema>;
 export const TranscriptMessageSchema = z
   .object({
     id: z.string(),
-    role: z.enum(['user', 'agent']),
+    /** user (the visitor), agent (the assistant), human (a member's reply) or note (a member's internal note); `author` names the member. */
+    role: z.enum(['user', 'agent', 'human', 'note']),
     content: z.string(),
     createdAt: z.string(),
     status: MessageStatusSchema,
@@ -268,6 +275,8 @@ export const TranscriptMessageSchema = z
     /** Agent: ms to the first text. */
     timeToFirstToken: z.number().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** human, note: the member who wrote it. */
+    author: z.object({ name: z.string() }).optional(),
   })
   .meta({ id: 'TranscriptMessage' });
 export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;

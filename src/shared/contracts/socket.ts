@@ -15,6 +15,16 @@ import {
   type GapsChangedEvent,
 } from './conversations';
 import { PublicSettingsSchema, type PublicSettings } from './config';
+import {
+  ChatHandoffPayloadSchema,
+  ChatHumanPayloadSchema,
+  ChatHumanTypingPayloadSchema,
+  InboxChangedPayloadSchema,
+  type ChatHandoffPayload,
+  type ChatHumanPayload,
+  type ChatHumanTypingPayload,
+  type InboxChangedPayload,
+} from './handoff';
 import { ErrorBodySchema, HealthStatusSchema } from './http';
 import { BudgetUpdateEventSchema, type BudgetUpdateEvent } from './limits';
 import { ACCESS, RoleSchema, type Role } from './roles';
@@ -98,6 +108,9 @@ export interface ServerToClientEvents {
   'chat:error': (p: ChatErrorPayload) => void;
   health: (p: HealthPush) => void;
   'settings:changed': (p: PublicSettings) => void;
+  'chat:human': (p: ChatHumanPayload) => void;
+  'chat:human-typing': (p: ChatHumanTypingPayload) => void;
+  'chat:handoff': (p: ChatHandoffPayload) => void;
 }
 
 export interface ClientToServerEvents {
@@ -133,6 +146,7 @@ export interface AdminServerToClientEvents {
   'budget:update': (p: BudgetUpdateEvent) => void;
   'team:changed': (p: TeamChangedPayload) => void;
   'account:changed': (p: AccountChangedPayload) => void;
+  'inbox:changed': (p: InboxChangedPayload) => void;
 }
 
 /**
@@ -149,6 +163,7 @@ export const ADMIN_EVENT_ROLES: Readonly<Record<keyof AdminServerToClientEvents,
   'budget:update': ACCESS.budgets,
   'team:changed': ACCESS.team,
   'account:changed': ACCESS.signedIn,
+  'inbox:changed': ACCESS.conversationsAnswer,
 });
 
 /** The admin namespace is push-only. */
@@ -182,6 +197,12 @@ export const SOCKET_EVENTS = {
         payload: PublicSettingsSchema,
         about: 'An administrator changed the global settings (a vertical switched off or on, the default language): the new GET /api/public/settings data, to every open chat page on every server.',
       },
+      'chat:human': {
+        payload: ChatHumanPayloadSchema,
+        about: "A member's reply in the visitor's conversation (handed to a person), with the member's name: to every open socket of that visitor, on any server, once. It is also in GET /api/visitor/conversations (role human).",
+      },
+      'chat:human-typing': { payload: ChatHumanTypingPayloadSchema, about: 'The member answering the conversation started (typing: true) or stopped typing.' },
+      'chat:handoff': { payload: ChatHandoffPayloadSchema, about: "The conversation's handoff changed: a person was asked for (waiting, with the place in the queue), took it (open, with their name), or resolved it." },
     },
   },
   '/admin': {
@@ -194,6 +215,7 @@ export const SOCKET_EVENTS = {
       'knowledge-gaps:changed': { payload: GapsChangedEventSchema, about: 'A knowledge gap was asked again, opened, resolved or reopened.' },
       'budget:update': { payload: BudgetUpdateEventSchema, about: 'Spend changed (at most 4 times a second per server): reload GET /api/budgets. With `alert`: a budget reached its soft threshold or its cap (once per budget, threshold and month).' },
       'team:changed': { payload: TeamChangedPayloadSchema, about: 'A member was invited, joined, changed, disabled or removed: reload GET /api/team/members.' },
+      'inbox:changed': { payload: InboxChangedPayloadSchema, about: 'Agents, admins and owners: a conversation was handed to a person, taken, assigned, answered, got a visitor message, or was resolved (any server): reload GET /api/inbox.' },
       'account:changed': { payload: AccountChangedPayloadSchema, about: "Only to the member concerned: an owner or admin changed this member's role (the socket now receives that role's events): reload GET /api/auth/me." },
     },
   },

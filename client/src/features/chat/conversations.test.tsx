@@ -50,6 +50,7 @@ function conversation(overrides: Partial<VisitorConversation>): VisitorConversat
     updatedAt: '2026-01-01T10:00:00.000Z',
     messages: [],
     truncated: false,
+    handoff: { state: 'bot', version: 0, assignee: null, requestedAt: null, queuePosition: null, expectedWaitSeconds: null },
     ...overrides,
   };
 }

@@ -18,7 +18,7 @@ export type { EmbeddingConfig, EmbeddingKeyTestRequest, EmbeddingKeyTestResult, 
 export const EMBEDDINGS_QUERY_KEY = ['embeddings'] as const;
 export const EMBEDDING_STATUS_QUERY_KEY = ['embeddings', 'status'] as const;
 
-type Data<T> = { success: true; data: T };
+import type { SuccessEnvelope as Data } from '@shared/contracts/http';
 
 export const embeddingsApi = {
   async get(): Promise<EmbeddingConfig> {

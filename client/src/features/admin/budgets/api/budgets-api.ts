@@ -3,7 +3,7 @@ import { GlobalSettingsUpdateSchema, type GlobalSettings, type SystemConfigDto }
 import type { BudgetInput, BudgetOverview } from '@shared/contracts/limits';
 import { apiRequest } from '../../../../lib/api';
 
-type Data<T> = { success: true; data: T };
+import type { SuccessEnvelope as Data } from '@shared/contracts/http';
 
 export const budgetsApi = {
   async overview(signal?: AbortSignal): Promise<BudgetOverview> {

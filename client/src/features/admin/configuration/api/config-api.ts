@@ -31,7 +31,7 @@ export type SystemConfig = SystemConfigDto;
 /** What a save sends (every editable field; apiKey only when a new key was typed): the server's contract. */
 export type { AgentUpdate };
 
-type Data<T> = { success: true; data: T };
+import type { SuccessEnvelope as Data } from '@shared/contracts/http';
 
 export const configApi = {
   async get(): Promise<SystemConfig> {

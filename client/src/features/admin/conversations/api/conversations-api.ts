@@ -8,7 +8,7 @@ import { apiRequest } from '../../../../lib/api';
 
 export type { ConversationPage, ConversationTranscript, GapPage, KnowledgeGap };
 
-type Data<T> = { success: true; data: T };
+import type { SuccessEnvelope as Data } from '@shared/contracts/http';
 
 export const CONVERSATIONS_QUERY_KEY = ['conversations'] as const;
 export const GAPS_QUERY_KEY = ['knowledge-gaps'] as const;
