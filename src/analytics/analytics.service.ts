@@ -343,6 +343,19 @@ export class AnalyticsService {
     return { latency, ttft, p95ByHour };
   }
 
+  /**
+   * The cost of the usage events stored in [start, end) (epoch ms) per agent and vertical: where
+   * the budget ledger starts a month (limits/stored-spend.ts), read here because analytics owns
+   * usage_events.
+   */
+  async spendByAgentAndVertical(start: number, end: number): Promise<{ agentId: string; vertical: string; usd: number }[]> {
+    const rows: { vertical: string; agent_id: string; usd: string | number | null }[] = await this.dataSource.query(
+      portableSql(this.dataSource, 'SELECT vertical, agent_id, SUM(cost_usd) AS usd FROM usage_events WHERE created_at >= $1 AND created_at < $2 GROUP BY vertical, agent_id'),
+      [start, end],
+    );
+    return rows.map((row) => ({ agentId: row.agent_id, vertical: row.vertical, usd: Number(row.usd ?? 0) }));
+  }
+
   private async recentErrors(span: AnalyticsSpan): Promise<RecentError[]> {
     const [rows, names] = await Promise.all([
       this.dataSource.query(
