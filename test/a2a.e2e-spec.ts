@@ -72,6 +72,9 @@ describe('A2A 1.0 (official SDK client)', () => {
 
     // Usage events carry the channel; the conversation is stored like any chat's.
     await eventually(async () => (await t.dataSource.query(`SELECT channel FROM usage_events WHERE id = '${task.id}'`))[0]?.channel === 'a2a');
+    // Analytics counts the requests of each channel.
+    const system = (await admin.get('/api/analytics/system?hours=24').expect(200)).body.data;
+    expect(system.requestsByChannel.a2a).toBeGreaterThanOrEqual(2);
   });
 
   it('streams a reply: the artifact pieces joined equal the final text, then the sources and the completed status', async () => {

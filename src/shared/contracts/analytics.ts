@@ -105,6 +105,11 @@ export const SystemAnalyticsSchema = z
     totalCost: z.number(),
     /** Vertical id -> requests. */
     requestsByVertical: z.record(z.string(), z.number()),
+    /**
+     * Channel -> requests: `socket` (the chat page and the widget), `rest` and `sse` (/interact),
+     * `a2a` (A2A agents), `mcp` (MCP tools).
+     */
+    requestsByChannel: z.record(z.string(), z.number()),
     /** The newest errors of the window, newest first (at most 10). */
     recentErrors: z.array(RecentErrorSchema),
     hourly: z.array(HourlyUsagePointSchema),

@@ -107,10 +107,19 @@ describe('Analytics tab', () => {
     fakeAnalyticsServer({ system: makeSystem({ requestsByVertical: { hr: 10, 'customer-service': 30 } }) });
     const { container } = renderTab();
     await screen.findByRole('heading', { name: 'Requests by Vertical' });
-    const bars = [...container.querySelectorAll('.vertical-bar')];
+    const bars = [...container.querySelectorAll('.vertical-bar[data-vertical]')];
     expect(bars.map((b) => b.querySelector('.vertical-bar-label')!.textContent)).toEqual(['Customer Support', 'Employee Support']);
     expect(bars.map((b) => b.querySelector('.vertical-bar-count')!.textContent)).toEqual(['30', '10']);
     expect(bars.map((b) => (b.querySelector('.vertical-bar-fill') as HTMLElement).style.width)).toEqual(['75%', '25%']);
+  });
+
+  it('draws one bar per channel, named for people: the chat page and widget, /interact, A2A agents, MCP tools', async () => {
+    fakeAnalyticsServer({ system: makeSystem({ requestsByChannel: { mcp: 5, socket: 60, a2a: 15, sse: 20 } }) });
+    const { container } = renderTab();
+    await screen.findByRole('heading', { name: 'Requests by Channel' });
+    const bars = [...container.querySelectorAll('.vertical-bar[data-channel]')];
+    expect(bars.map((b) => b.querySelector('.vertical-bar-label')!.textContent)).toEqual(['Chat page and widget', '/interact (streamed)', 'A2A agents', 'MCP tools']);
+    expect(bars.map((b) => (b.querySelector('.vertical-bar-fill') as HTMLElement).style.width)).toEqual(['60%', '20%', '15%', '5%']);
   });
 
   it('charts requests, tokens and cost per hour and tells an hour\'s figures on hover or arrow keys', async () => {

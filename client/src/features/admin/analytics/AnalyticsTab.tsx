@@ -9,7 +9,7 @@ import { CostBreakdown } from './components/CostBreakdown';
 import { RecentErrors } from './components/RecentErrors';
 import { SummaryCards } from './components/SummaryCards';
 import { UsageTrendsChart } from './components/UsageTrendsChart';
-import { VerticalBars } from './components/VerticalBars';
+import { ChannelBars, VerticalBars } from './components/VerticalBars';
 import { ANALYTICS_QUERY_KEY, useAnalytics } from './hooks/useAnalytics';
 import { connectAdminFeed, useAnalyticsLive, type LiveFeed } from './hooks/useAnalyticsLive';
 import { ANALYTICS } from './strings';
@@ -100,6 +100,9 @@ export function AnalyticsTab({ connectLive = connectAdminFeed }: AnalyticsTabPro
           <div className="analytics-grid">
             <Panel title={ANALYTICS.verticals.title} id={`${ids}-verticals`}>
               <VerticalBars requestsByVertical={data.system.requestsByVertical} />
+            </Panel>
+            <Panel title={ANALYTICS.channels.title} id={`${ids}-channels`}>
+              <ChannelBars requestsByChannel={data.system.requestsByChannel} />
             </Panel>
             <Panel title={ANALYTICS.costs.title} id={`${ids}-costs`}>
               <CostBreakdown rows={data.costs} />

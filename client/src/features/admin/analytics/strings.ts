@@ -52,6 +52,16 @@ export const ANALYTICS = {
     title: 'Requests by Vertical',
     empty: 'No requests in this period',
   },
+  channels: {
+    title: 'Requests by Channel',
+    names: {
+      socket: 'Chat page and widget',
+      rest: '/interact (JSON)',
+      sse: '/interact (streamed)',
+      a2a: 'A2A agents',
+      mcp: 'MCP tools',
+    },
+  },
   agents: {
     title: 'Agent Performance',
     columns: {

@@ -26,6 +26,7 @@ export function makeSystem(overrides: Partial<SystemAnalytics> = {}): SystemAnal
     completionTokens: 6789,
     totalCost: 12.3456,
     requestsByVertical: { 'customer-service': 900, hr: 334 },
+    requestsByChannel: { socket: 1100, sse: 100, a2a: 30, mcp: 4 },
     recentErrors: [],
     hourly: [
       { hour: '2025-01-01T09:00:00.000Z', requests: 200, errors: 2, tokens: 9000, cost: 2.1 },
