@@ -17,6 +17,7 @@ import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTe
 import { ChatResumePayloadSchema, GapUpdateSchema, NewChatRequestSchema } from '../src/shared/contracts/conversations';
 import { EmbeddingKeyTestRequestSchema, EmbeddingSettingsUpdateSchema } from '../src/shared/contracts/embeddings';
 import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
+import { SiteImportRequestSchema } from '../src/shared/contracts/knowledge-import';
 import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatResumeAck, type ChatSendAck } from '../src/shared/contracts/socket';
 import { statusForCode } from '../src/common/app-error';
 import { isErrorCode } from '../src/shared/contracts/http';
@@ -182,6 +183,15 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
       valid: { name: 'Fuzz bot', scopes: ['chat', 'knowledge:read'], expiresAt: '2030-01-01T00:00:00Z', rateLimitPerMinute: 60 },
       asAdmin: true,
     },
+    // Only refused bodies are sent, so no fetch is ever made (the address is checked after the contract).
+    {
+      name: 'POST /api/knowledge/import/site',
+      method: 'post',
+      path: () => '/api/knowledge/import/site',
+      schema: SiteImportRequestSchema,
+      valid: { url: 'http://127.0.0.1:9/help/', vertical: 'customer-service', category: 'Help', maxPages: 10, maxDepth: 2, resyncHours: 0 },
+      asAdmin: true,
+    },
     { name: 'POST /api/visitor/conversations/new', method: 'post', path: () => '/api/visitor/conversations/new', schema: NewChatRequestSchema, valid: { vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'Texas' }, asAdmin: false },
   ];
 
@@ -211,7 +221,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     await admin.get('/api/knowledge').expect(200);
   }, 120_000);
 
-  it('path and query parameters of the session, second-factor and API key routes: hostile values get a 4xx envelope', async () => {
+  it('path and query parameters of the session, second-factor, API key and website import routes: hostile values get a 4xx envelope', async () => {
     const values = fc.sample(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('x'.repeat(3000), '%00', '..', '00000000-0000-4000-8000-000000000000', 'all', 'mine')), { numRuns: 150, seed: SEED });
     const before = await dbSnapshot(t);
     const wrong: unknown[] = [];
@@ -222,6 +232,10 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
         ['delete', `/api/api-keys/${id}`],
         ['delete', `/api/team/members/${id}/totp`],
         ['get', `/api/auth/sessions?scope=${id}`],
+        ['get', `/api/knowledge/import/site/${id}`],
+        ['post', `/api/knowledge/import/site/${id}/cancel`],
+        ['post', `/api/knowledge/import/site/${id}/resume`],
+        ['post', `/api/knowledge/import/site/${id}/resync`],
       ] as const) {
         const res = await admin[method](path);
         const ok = (res.status === 200 && method === 'get') || (res.status >= 400 && res.status < 500 && res.body?.success === false && typeof res.body?.error?.message === 'string');

@@ -215,7 +215,7 @@ describe('knowledge API', () => {
     const read = await request(t.url).get(`/api/public/knowledge/${item.id}`).expect(200);
     expect(read.body).toEqual({
       success: true,
-      data: { id: item.id, title: 'Return shipping labels', content: 'Print the **prepaid label** from your order page.', vertical: 'customer-service', jurisdiction: null, subRegion: null, updatedAt: item.updatedAt },
+      data: { id: item.id, title: 'Return shipping labels', content: 'Print the **prepaid label** from your order page.', vertical: 'customer-service', jurisdiction: null, subRegion: null, url: null, updatedAt: item.updatedAt },
     });
     const missing = await request(t.url).get('/api/public/knowledge/00000000-0000-4000-8000-000000000000').expect(404);
     expect(missing.body).toMatchObject({ success: false, error: { code: 'not_found' } });

@@ -59,6 +59,8 @@ export interface AppConfig {
    * import, webhooks) may reach although they are not public. Empty (the default): public addresses only.
    */
   fetchAllowPrivate: string[];
+  /** Pause between two page requests of a website import when robots.txt names no crawl delay (ms; default 1 a second). */
+  siteImportDelayMs: number;
   /** Graceful shutdown budget for running streams (ms). */
   shutdownGraceMs: number;
   /** Serve the built client from this folder when it exists. */
@@ -250,6 +252,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     corsOrigins,
     trustProxy,
     fetchAllowPrivate,
+    siteImportDelayMs: r.int('SITE_IMPORT_DELAY_MS', 1000, 0, 60_000),
     shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 25000, 0, 600_000),
     clientDir: path.resolve(r.str('CLIENT_DIR') ?? path.join(__dirname, '..', '..', 'dist', 'client')),
     usageFlushMs: r.int('USAGE_FLUSH_MS', 250, 10, 60_000),

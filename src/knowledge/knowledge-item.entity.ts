@@ -40,6 +40,10 @@ export class KnowledgeItem {
   @Column({ name: 'sub_region', type: 'varchar', length: 100, nullable: true })
   subRegion: string | null;
 
+  /** Imported web pages: the page's URL, which replies cite; null for typed and uploaded items. */
+  @Column({ name: 'source_url', type: 'varchar', length: 2000, nullable: true })
+  sourceUrl: string | null;
+
   @EpochMsColumn({ name: 'created_at' })
   createdAt: number;
 

@@ -87,6 +87,8 @@ export interface KnowledgeSource {
    * normalised, see chunker.ts), what a source chip opens to. Absent when the chunk went meanwhile.
    */
   passage?: string;
+  /** The web page the item was imported from (replies link it). */
+  url?: string;
 }
 
 export interface RetrieveOptions {
@@ -301,6 +303,7 @@ function viewOf(item: KnowledgeItem, attachments: KnowledgeAttachmentView[]): Kn
     attachments,
     jurisdiction: item.jurisdiction ?? null,
     subRegion: item.subRegion ?? null,
+    url: item.sourceUrl ?? null,
     createdAt: new Date(item.createdAt).toISOString(),
     updatedAt: new Date(item.updatedAt).toISOString(),
   };
@@ -317,6 +320,9 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
+/** How long a source URL read for a reply is reused. */
+const URL_CACHE_MS = 60_000;
+
 @Injectable()
 export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(KnowledgeService.name);
@@ -327,6 +333,8 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   /** Chunks no search may return: those of items being (re)indexed or deleted in slices, by item. */
   private readonly hiddenByItem = new Map<string, Set<number>>();
   private readonly hiddenChunks = new Set<number>();
+  /** Source URLs read for replies, by item id (sourceUrls). */
+  private readonly urlCache = new Map<string, { url: string | null; at: number }>();
   /** Searches under way (a hidden item is shown again only once those that began before have ranked). */
   private readonly reads = new Set<Promise<unknown>>();
   /** Per item, the end of its last write: writes of one item never interleave their slices. */
@@ -394,9 +402,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     if (kept) throw KnowledgeError.invalid('attachments', `"${kept.name}" has no content`);
     const id = randomUUID();
     return this.lockedItem(id, async () => {
-      const { attachments, ...fields } = input;
+      const { attachments, url, ...fields } = input;
       const now = nextStamp();
-      const item = this.items.create({ id, ...fields, createdAt: now, updatedAt: now });
+      const item = this.items.create({ id, ...fields, sourceUrl: url ?? null, createdAt: now, updatedAt: now });
       const { stored, sliced } = await this.transaction(async (manager) => {
         await manager.insert(KnowledgeItem, item);
         const stored = await this.replaceAttachments(manager, id, attachments, now);
@@ -423,9 +431,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       if (alsoWithin) await alsoWithin(manager);
       const items: KnowledgeItemView[] = [];
       const chunks: ChunkRowInput[] = [];
-      for (const { attachments, ...fields } of inputs) {
+      for (const { attachments, url, ...fields } of inputs) {
         const now = nextStamp();
-        const item = manager.create(KnowledgeItem, { id: randomUUID(), ...fields, createdAt: now, updatedAt: now });
+        const item = manager.create(KnowledgeItem, { id: randomUUID(), ...fields, sourceUrl: url ?? null, createdAt: now, updatedAt: now });
         await manager.insert(KnowledgeItem, item);
         const stored = await this.replaceAttachments(manager, item.id, attachments, now);
         chunks.push(...chunkRowsOf(item, stored));
@@ -439,6 +447,15 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Applies `patch` (a PUT sends every field) and re-indexes the item. */
   async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemView> {
+    this.urlCache.delete(id);
+    try {
+      return await this.updateItem(id, patch);
+    } finally {
+      this.urlCache.delete(id);
+    }
+  }
+
+  private async updateItem(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemView> {
     if (!this.sliced) return this.write((manager) => this.updateIn(manager, id, patch, false).then((r) => r.view));
     return this.lockedItem(id, async () => {
       const { view, item, stored, sliced } = await this.transaction((manager) => this.updateIn(manager, id, patch, true));
@@ -461,8 +478,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
     {
       const existing = await this.lockItem(manager, id);
       if (!existing) throw KnowledgeError.notFound(id);
-      const { attachments, ...fields } = patch;
+      const { attachments, url, ...fields } = patch;
       Object.assign(existing, fields, { updatedAt: Math.max(nextStamp(), existing.createdAt) });
+      if (url !== undefined) existing.sourceUrl = url;
       await manager.update(
         KnowledgeItem,
         { id },
@@ -474,6 +492,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
           tags: existing.tags,
           jurisdiction: existing.jurisdiction ?? null,
           subRegion: existing.subRegion ?? null,
+          sourceUrl: existing.sourceUrl ?? null,
           updatedAt: existing.updatedAt,
         },
       );
@@ -493,6 +512,15 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Deletes the item and all its chunks. */
   async remove(id: string): Promise<void> {
+    this.urlCache.delete(id);
+    try {
+      await this.removeItem(id);
+    } finally {
+      this.urlCache.delete(id);
+    }
+  }
+
+  private async removeItem(id: string): Promise<void> {
     if (!this.sliced) {
       await this.write((manager) => this.removeIn(manager, id));
       return;
@@ -550,8 +578,8 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   async getPublic(id: string): Promise<PublicKnowledgeItem> {
     const item = await this.items.findOneBy({ id });
     if (!item) throw KnowledgeError.notFound(id);
-    const { title, content, vertical, jurisdiction, subRegion, updatedAt } = viewOf(item, []);
-    return { id, title, content, vertical, jurisdiction, subRegion, updatedAt };
+    const { title, content, vertical, jurisdiction, subRegion, url, updatedAt } = viewOf(item, []);
+    return { id, title, content, vertical, jurisdiction, subRegion, url, updatedAt };
   }
 
   /** list() with each item's attachments (without their content, which can be megabytes). */
@@ -738,11 +766,13 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       }
     }
     const texts = await this.chunkTexts(passages.map((p) => p.chunkId));
+    const urls = await this.sourceUrls(top.map((item) => item.itemId));
     const best = top[0].relevance;
     return tag({
       sources: top.map((item) => {
         const passage = texts.get(item.chunks[0].chunkId);
-        return { id: item.itemId, title: item.title, score: round(best > 0 ? Math.min(1, item.relevance / best) : 0), ...(passage ? { passage } : {}) };
+        const url = urls.get(item.itemId);
+        return { id: item.itemId, title: item.title, score: round(best > 0 ? Math.min(1, item.relevance / best) : 0), ...(passage ? { passage } : {}), ...(url ? { url } : {}) };
       }),
       // A chunk deleted since it was ranked has no text to quote.
       passages: passages.filter((p) => texts.has(p.chunkId)).map((p) => ({ ...p, text: texts.get(p.chunkId) as string })),
@@ -754,6 +784,31 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
       ...candidates,
       ...(keys && options.jurisdiction ? { generalOnly: top.every((item) => keys!.get(item.chunks[0].chunkId) === null) } : {}),
     });
+  }
+
+  /**
+   * The source URLs of the items that have one (imported web pages), by item id. Remembered for a
+   * minute per item (a warm retrieval stays one statement); this server's own writes forget the
+   * item at once, another server's change of an item's URL is seen within the minute.
+   */
+  private async sourceUrls(ids: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const now = Date.now();
+    const missing = ids.filter((id) => {
+      const known = this.urlCache.get(id);
+      if (!known || now - known.at > URL_CACHE_MS) return true;
+      if (known.url) found.set(id, known.url);
+      return false;
+    });
+    if (missing.length === 0) return found;
+    const rows = await this.items.find({ select: { id: true, sourceUrl: true }, where: { id: In(missing) } });
+    if (this.urlCache.size > 10_000) this.urlCache.clear();
+    for (const id of missing) this.urlCache.set(id, { url: null, at: now });
+    for (const row of rows) {
+      this.urlCache.set(row.id, { url: row.sourceUrl ?? null, at: now });
+      if (row.sourceUrl) found.set(row.id, row.sourceUrl);
+    }
+    return found;
   }
 
   /** Chunks with a jurisdiction outside `allowed` (of one vertical, or of all). */

@@ -4,17 +4,13 @@
  * targets, axe-core over the page and the legal modal in light and dark, and screenshots of the
  * chat screens at 1280x800 and 390x844 in both schemes (test-artifacts/chat-ui-*.png: look at them).
  */
-import * as fs from 'node:fs';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { adminAgent, type AdminAgent } from '../support/admin-session';
 import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
+import { ask, axeViolations, chooseJurisdiction, closePage, finished, lastReply, openPage, VIEWPORTS, type BrowserGlobals } from './support/chat-page';
 
-// page.evaluate callbacks run in the browser; the server tsconfig has no DOM types.
-type BrowserGlobals = { document: any; axe: any; getComputedStyle: any };
-
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const TABLE_REPLY = [
   'Here are the plans:',
   '',
@@ -33,61 +29,6 @@ const TABLE_REPLY = [
   '```',
 ].join('\n');
 const REFUND_QUESTION = 'How can I get my money back for something I bought?';
-
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-type Scheme = 'light' | 'dark';
-
-function contextOptions(viewport: keyof typeof VIEWPORTS, scheme: Scheme): BrowserContextOptions {
-  const phone = viewport === 'phone';
-  return { viewport: VIEWPORTS[viewport], colorScheme: scheme, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) };
-}
-
-async function openPage(browser: Browser, url: string, viewport: keyof typeof VIEWPORTS = 'desktop', scheme: Scheme = 'light'): Promise<Page> {
-  const context = await browser.newContext(contextOptions(viewport, scheme));
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.locator('.connection-pill[data-status="online"]').waitFor({ timeout: 10000 });
-  return page;
-}
-
-async function closePage(page: Page): Promise<void> {
-  await page.context().close();
-}
-
-async function ask(page: Page, question: string): Promise<void> {
-  const input = page.locator('.composer textarea');
-  await input.fill(question);
-  await input.press('Enter');
-}
-
-const lastReply = (page: Page) => page.locator('.message-agent').last();
-
-async function finished(page: Page): Promise<void> {
-  await lastReply(page).locator('.message-time').waitFor({ timeout: 15000 });
-}
-
-/** Serious and critical axe-core violations on the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(async () => {
-    const g = globalThis as unknown as BrowserGlobals;
-    const run = await g.axe.run(g.document, { resultTypes: ['violations'] });
-    return run.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n: any) => `${n.target.join(' ')}: ${n.failureSummary}`) }));
-  });
-  return (results as { id: string; impact: string; nodes: string[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-}
-
-async function chooseJurisdiction(page: Page, country: RegExp, region?: string): Promise<void> {
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: country }).click();
-  if (region) {
-    await dialog.getByRole('combobox').selectOption(region);
-    await dialog.locator('button[type="submit"]').click();
-  }
-  await dialog.waitFor({ state: 'detached' });
-}
 
 describeBrowser('chat page finish in Chromium', () => {
   let browser: Browser;
@@ -298,7 +239,7 @@ describeBrowser('chat page finish in Chromium', () => {
     }
   });
 
-  it('legal tab: the strip keeps the message box in view at 1280x800 and most of a phone for messages; no Enter hint on a phone; no Admin Dashboard link', async () => {
+  it('legal tab: the strip keeps the message box in view at 1280x800 and most of a phone for messages; no Enter hint on a phone; the footer links to the console for every visitor', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const page = await openPage(browser, t.url, viewport);
       await page.getByRole('tab', { name: /Legal Advisor/ }).click();
@@ -310,11 +251,13 @@ describeBrowser('chat page finish in Chromium', () => {
         expect(composer.y + composer.height).toBeLessThanOrEqual(VIEWPORTS.desktop.height);
         expect(await page.locator('.composer-hint').isVisible()).toBe(true);
       } else {
-        // Before: about 211 px with this strip (about 330 px in the issue's walk-through).
-        expect(list.height).toBeGreaterThanOrEqual(360);
+        // Before the compact strip: about 211 px. The badge, notice and warning now wrap so they
+        // are read in full (no "…"), which costs about 15 px: 345 px here.
+        expect(list.height).toBeGreaterThanOrEqual(330);
         expect(await page.locator('.composer-hint').isVisible()).toBe(false);
       }
-      expect(await page.getByRole('link', { name: 'Admin Dashboard' }).count()).toBe(0);
+      // A fresh browser, never signed in: the footer still has the spec's Admin Dashboard link.
+      expect(await page.getByRole('contentinfo').getByRole('link', { name: 'Admin Dashboard' }).getAttribute('href')).toBe('/admin');
       await closePage(page);
     }
   });

@@ -12,7 +12,7 @@ import { portOf, startAppOnPort, type RestartedApp } from './support/app-on-port
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 
 /** The banner while the connection is down: it says what happens, and does not blame the visitor. */
-const OFFLINE_BANNER = 'Reconnecting…';
+const OFFLINE_BANNER = 'System offline. Please check connection.';
 
 /** A question per vertical that the sample knowledge base answers (so the reply cites sources). */
 const QUESTIONS: Record<string, string> = {
@@ -309,7 +309,7 @@ describeBrowser('chat page in Chromium', () => {
   });
 
   describe('connection state', () => {
-    it("shows 'Reconnecting…' within the health interval after the server stops; the visitor keeps typing, and the message sent meanwhile goes out when the server is back", async () => {
+    it("shows 'System offline. Please check connection.' and the placeholder 'System offline...' within the health interval after the server stops; the visitor keeps typing, and the message sent meanwhile goes out when the server is back", async () => {
       const healthIntervalMs = 500;
       const first = await startTestApp({ healthIntervalMs });
       let second: RestartedApp | undefined;
@@ -323,6 +323,7 @@ describeBrowser('chat page in Chromium', () => {
         await first.close({ keepData: true });
         const banner = page.locator('.offline-banner').filter({ hasText: OFFLINE_BANNER });
         await banner.waitFor({ timeout: healthIntervalMs * 4 });
+        expect(await input.getAttribute('placeholder')).toBe('System offline...');
         expect(await input.isEnabled()).toBe(true);
         // Typed and sent while the server is away: kept, and said so.
         await ask(page, QUESTIONS['customer-service']);

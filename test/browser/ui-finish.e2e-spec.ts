@@ -4,56 +4,19 @@
  * half-finished markdown while a reply streams; raw markdown in the Knowledge list and in
  * transcripts. Screenshots go to test-artifacts/finish-*.png (1280x800 and 390x844): look at them.
  */
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { adminAgent, TEST_ADMIN, type AdminAgent } from '../support/admin-session';
 import { startMockLlmServer, type MockLlmServer } from '../support/mock-llm-server';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { signedInContext } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
+import { ask, collectErrors, collectRequests, openConsole as openConsoleAs, openPage, VIEWPORTS } from './support/chat-page';
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const DESKTOP = VIEWPORTS.desktop;
 const IMAGE_HOST = 'images.attacker.example';
 const IMAGE_URL = `https://${IMAGE_HOST}/x.png?d=conversation-data`;
 const IMAGE_REPLY = `Refunds take five days. ![refund chart](${IMAGE_URL})\n\n## Next steps\n\n**Keep the receipt** and write to us.`;
 
-/** Errors the page logs (a Content-Security-Policy violation is one) and uncaught exceptions. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m: ConsoleMessage) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  return errors;
-}
-
-/** Every URL the page asks for, from its documents, scripts, images, fetches and sockets. */
-function collectRequests(page: Page): string[] {
-  const urls: string[] = [];
-  page.on('request', (r) => urls.push(r.url()));
-  return urls;
-}
-
-async function openChat(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.locator('.connection-pill[data-status="online"]').waitFor({ timeout: 15000 });
-  return page;
-}
-
-async function ask(page: Page, question: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Your message' });
-  await input.fill(question);
-  await input.press('Enter');
-}
-
-async function openConsole(browser: Browser, t: TestApp, viewport = DESKTOP): Promise<Page> {
-  const context = await signedInContext(browser, t, TEST_ADMIN, viewport);
-  const page = await context.newPage();
-  await page.goto(`${t.url}/admin`);
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor({ timeout: 15000 });
-  return page;
-}
+const openConsole = (browser: Browser, t: TestApp) => openConsoleAs(browser, t, TEST_ADMIN);
 
 jest.setTimeout(120000);
 
@@ -123,15 +86,14 @@ describeBrowser('chat page and console finish in Chromium', () => {
 
   it('while a reply streams, half-finished bold shows as bold, never as "**"', async () => {
     mock.configure({ reply: 'Here is the rule: **Returns are accepted within thirty days of delivery for every order.**', hangAfterTokens: 6 });
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const page = await openChat(context, t.url);
+    const page = await openPage(browser, t.url, 'phone');
     await ask(page, 'Can I return an order?');
     const reply = page.locator('.message-agent[data-streaming="true"]').last();
     await reply.locator('strong', { hasText: 'Returns' }).waitFor({ timeout: 15000 });
     await screenshot(page, 'finish-streaming-bold-390', { fullPage: false });
     expect(await reply.locator('.message-content').textContent()).not.toContain('**');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await context.close();
+    await page.context().close();
   });
 
   it('the Knowledge list previews an item as plain text, without its markdown', async () => {

@@ -21,6 +21,7 @@ import { TrustPostgres1732193300000 } from './postgres/1732193300000-trust';
 import { A2aPostgres1732193900000 } from './postgres/1732193900000-a2a';
 import { WidgetsPostgres1732194800000 } from './postgres/1732194800000-widgets';
 import { HandoffPostgres1732195000000 } from './postgres/1732195000000-handoff';
+import { SiteImportPostgres1732195100000 } from './postgres/1732195100000-site-import';
 import { CoreSqlite1732190000000 } from './sqlite/1732190000000-core';
 import { KnowledgeSqlite1732190100000 } from './sqlite/1732190100000-knowledge';
 import { AuthSqlite1732190200000 } from './sqlite/1732190200000-auth';
@@ -43,6 +44,7 @@ import { TrustSqlite1732193300000 } from './sqlite/1732193300000-trust';
 import { A2aSqlite1732193900000 } from './sqlite/1732193900000-a2a';
 import { WidgetsSqlite1732194800000 } from './sqlite/1732194800000-widgets';
 import { HandoffSqlite1732195000000 } from './sqlite/1732195000000-handoff';
+import { SiteImportSqlite1732195100000 } from './sqlite/1732195100000-site-import';
 
 export const SQLITE_MIGRATIONS = [
   CoreSqlite1732190000000,
@@ -67,6 +69,7 @@ export const SQLITE_MIGRATIONS = [
   A2aSqlite1732193900000,
   WidgetsSqlite1732194800000,
   HandoffSqlite1732195000000,
+  SiteImportSqlite1732195100000,
 ];
 export const POSTGRES_MIGRATIONS = [
   CorePostgres1732190000000,
@@ -91,4 +94,5 @@ export const POSTGRES_MIGRATIONS = [
   A2aPostgres1732193900000,
   WidgetsPostgres1732194800000,
   HandoffPostgres1732195000000,
+  SiteImportPostgres1732195100000,
 ];

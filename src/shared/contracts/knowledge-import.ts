@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ENABLED_VERTICAL_IDS, type EnabledVerticalId } from '../catalog/verticals';
 import { tupleOf } from './chat';
-import { text } from './rules';
+import { body, integer, text } from './rules';
 
 export const IMPORT_LIMITS = Object.freeze({
   /** Bytes of one uploaded file. */
@@ -72,3 +72,88 @@ export const ImportedFileSchema = z
   .meta({ id: 'ImportedFile' });
 export type ImportedFile = z.infer<typeof ImportedFileSchema>;
 export type ImportedItem = z.infer<typeof ImportedItemSchema>;
+
+// --- website import -----------------------------------------------------------------------------
+
+export const SITE_IMPORT_LIMITS = Object.freeze({
+  defaultPages: 200,
+  maxPages: 2000,
+  defaultDepth: 3,
+  maxDepth: 10,
+  /** Hours between scheduled re-syncs by default (daily); 0 turns the schedule off. */
+  defaultResyncHours: 24,
+  maxResyncHours: 24 * 30,
+});
+
+const isHttpUrl = (value: string) => {
+  try {
+    const parsed = new URL(value);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+/** POST /api/knowledge/import/site */
+export const SiteImportRequestSchema = body({
+  url: text('URL', 2000, { required: 'Enter the address of a page or a sitemap' })
+    .refine(isHttpUrl, 'URL must be an http or https address')
+    .meta({ description: 'A start page (the crawl stays on its host and under its folder) or a sitemap (or sitemap index) URL.' }),
+  vertical: z
+    .enum(tupleOf<EnabledVerticalId>(ENABLED_VERTICAL_IDS), {
+      error: (issue) => (issue.input === undefined ? 'Vertical is required' : `Vertical must be one of ${KNOWLEDGE_VERTICALS}`),
+    })
+    .meta({ description: 'The vertical the pages belong to.' }),
+  category: text('Category', 100).default('Website'),
+  maxPages: integer('Page cap', 1, SITE_IMPORT_LIMITS.maxPages).default(SITE_IMPORT_LIMITS.defaultPages).meta({ description: 'Pages imported at most (default 200, at most 2,000).' }),
+  maxDepth: integer('Depth', 0, SITE_IMPORT_LIMITS.maxDepth).default(SITE_IMPORT_LIMITS.defaultDepth).meta({ description: 'Links followed from the start page at most (0: the start page or the sitemap\'s pages only).' }),
+  resyncHours: integer('Re-sync interval', 0, SITE_IMPORT_LIMITS.maxResyncHours)
+    .default(SITE_IMPORT_LIMITS.defaultResyncHours)
+    .meta({ description: 'Hours between scheduled re-syncs (default 24; 0: only on demand).' }),
+}).meta({ id: 'SiteImportRequest' });
+export type SiteImportRequest = z.input<typeof SiteImportRequestSchema>;
+export type CheckedSiteImportRequest = z.output<typeof SiteImportRequestSchema>;
+
+export const SITE_IMPORT_STATUSES = ['queued', 'running', 'completed', 'cancelled', 'failed'] as const;
+export type SiteImportStatus = (typeof SITE_IMPORT_STATUSES)[number];
+
+/** A website import (and its latest run: the first import or a re-sync). */
+export const SiteImportSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(SITE_IMPORT_STATUSES),
+    /** What the latest run is: the first import or a re-sync. */
+    run: z.enum(['import', 'resync']),
+    url: z.string(),
+    /** `sitemap` when the URL is a sitemap or sitemap index, `page` for a start page. */
+    mode: z.enum(['page', 'sitemap']),
+    vertical: z.string(),
+    category: z.string(),
+    maxPages: z.number().int(),
+    maxDepth: z.number().int(),
+    resyncHours: z.number().int(),
+    /** Pages handled in this run. */
+    pagesDone: z.number().int(),
+    /** Pages known to handle in this run (grows while links are found; at most the cap). */
+    pagesTotal: z.number().int(),
+    /** Items this run added, updated, removed, or found unchanged. */
+    added: z.number().int(),
+    updated: z.number().int(),
+    removed: z.number().int(),
+    unchanged: z.number().int(),
+    /** Pages passed over (robots.txt, not HTML, off the site), with the reason in `errors`. */
+    skipped: z.number().int(),
+    /** Items this import keeps (one per page). */
+    items: z.number().int(),
+    /** Pages that failed or were passed over, with the reason (the latest 100). */
+    errors: z.array(z.object({ url: z.string(), message: z.string() })),
+    /** Things worth saying about the run (a capped sitemap, the crawl delay obeyed). */
+    notes: z.array(z.string()),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    /** When the next scheduled re-sync runs (null: none scheduled). */
+    nextResyncAt: z.string().nullable(),
+  })
+  .meta({ id: 'SiteImport' });
+export type SiteImport = z.infer<typeof SiteImportSchema>;

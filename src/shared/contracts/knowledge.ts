@@ -160,6 +160,15 @@ export type AttachmentInput = z.input<typeof AttachmentInputSchema>;
 export type CheckedAttachment = z.output<typeof AttachmentInputSchema>;
 
 const KNOWLEDGE_VERTICALS = ENABLED_VERTICAL_IDS.join(', ');
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const parsed = new URL(value);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 const JURISDICTION_CODES = JURISDICTIONS.map((j) => j.code).join(', ');
 const JURISDICTION_CHOICES = `Jurisdiction must be one of ${JURISDICTION_CODES}`;
 
@@ -203,6 +212,11 @@ export const KnowledgeItemInputSchema = body(
     subRegion: z
       .union([z.null(), text('Sub-region', 100)], { error: 'Sub-region must be text' })
       .transform((name) => name || null)
+      .optional(),
+    /** Where the item came from (an imported web page): an http or https URL, cited with the item's answers. null or empty: none; absent: unchanged. */
+    url: z
+      .union([z.null(), z.literal(''), text('URL', 2000).refine(isHttpUrl, 'URL must be an http or https URL')], { error: 'URL must be an http or https URL' })
+      .transform((value) => value || null)
       .optional(),
   },
   'Send the knowledge item as a JSON object.',
@@ -287,6 +301,8 @@ export const KnowledgeItemSchema = z
     jurisdiction: z.string().nullable(),
     /** Legal items: the sub-region within the jurisdiction, or null (the whole jurisdiction). */
     subRegion: z.string().nullable(),
+    /** The web page the item was imported from, or null. */
+    url: z.string().nullable().optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -306,6 +322,8 @@ export const PublicKnowledgeItemSchema = z
     /** Legal items: the jurisdiction code whose law it states, or null (general information). */
     jurisdiction: z.string().nullable(),
     subRegion: z.string().nullable(),
+    /** The web page the item was imported from, or null. */
+    url: z.string().nullable().optional(),
     updatedAt: z.string(),
   })
   .meta({ id: 'PublicKnowledgeItem' });

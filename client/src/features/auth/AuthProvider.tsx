@@ -13,7 +13,6 @@
  */
 import { MutationCache, QueryCache, QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api';
-import { rememberAdmin } from '../../lib/admin-hint';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { authApi, type AuthResponse, type AuthUser, type LoginMethods, type SecondFactorCode, type SecondFactorStep, serverMessage } from './api/auth-api';
 import { LOGIN, SESSION } from './strings';
@@ -91,11 +90,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const isAuthenticated = user !== null;
 
   const setUser = useCallback((next: AuthUser | null) => queryClient.setQueryData(SESSION_QUERY_KEY, next), [queryClient]);
-
-  // The chat page shows its 'Admin Dashboard' link only in a browser signed in here.
-  useEffect(() => {
-    if (!session.isPending) rememberAdmin(isAuthenticated);
-  }, [session.isPending, isAuthenticated]);
 
   /** success + user -> signed in; success + secondFactor -> that step is next; anything else leaves the session as it was. */
   const signIn = useCallback(

@@ -7,13 +7,12 @@ import { getVertical, VERTICALS, type Vertical, type VerticalId } from '@shared/
 import type { ReplySource } from '@shared/contracts/chat';
 import type { VisitorConversation } from '@shared/contracts/conversations';
 import { NoticeBox } from '../../components/Notices';
-import { isRememberedAdmin } from '../../lib/admin-hint';
 import type { ChatMessage } from '../../lib/reply-stream';
-import type { ChatConnectionOptions } from './api/chat-connection';
+import type { ChatConnectionOptions, ConnectionStatus } from './api/chat-connection';
 import { type JurisdictionChoice } from './api/chat-payload';
 import { ConversationActions } from './components/ConversationActions';
 import { ChatFooter } from './components/ChatFooter';
-import { ChatHeader } from './components/ChatHeader';
+import { ChatHeader, ConnectionPill } from './components/ChatHeader';
 import { Composer } from './components/Composer';
 import { JurisdictionBar, LegalNotice } from './components/JurisdictionBar';
 import { JurisdictionModal } from './components/JurisdictionModal';
@@ -23,7 +22,7 @@ import { RateLimitNotice } from './components/RateLimitNotice';
 import { SourcePanel } from './components/SourcePanel';
 import { VerticalIcon } from './components/VerticalIcon';
 import { VerticalTabs } from './components/VerticalTabs';
-import { useChatConnection } from './hooks/useChatConnection';
+import { useChatConnection, useShownStatus } from './hooks/useChatConnection';
 import { scopeKeyOf, useConversations } from './hooks/useConversations';
 import { usePublicSettings } from './hooks/usePublicSettings';
 import { useSpeechRecognition, voiceErrorMessage } from './hooks/useSpeechRecognition';
@@ -85,11 +84,15 @@ function welcomeOfScope(scope: string): ChatMessage[] {
 
 /** The page's own welcome messages in the visitor's language (they are kept in English in the state). */
 export function localizeWelcomes(messages: ChatMessage[], t: ChatStrings): ChatMessage[] {
+  // A conversation with a jurisdiction's welcome has its jurisdiction: the vertical's welcome no
+  // longer asks to choose one.
+  const chosen = messages.some((m) => m.id.startsWith(JURISDICTION_PREFIX));
   return messages.map((message) => {
     if (message.id.startsWith(WELCOME_PREFIX)) {
       const vertical = message.id.slice(WELCOME_PREFIX.length) as VerticalId;
       const texts = t.verticals[vertical];
-      return texts ? { ...message, content: texts.welcome } : message;
+      if (!texts) return message;
+      return { ...message, content: chosen && getVertical(vertical)?.requiresJurisdiction ? t.legal.welcomeChosen : texts.welcome };
     }
     if (message.id.startsWith(JURISDICTION_PREFIX)) {
       const rest = message.id.slice(JURISDICTION_PREFIX.length);
@@ -149,6 +152,7 @@ export interface ChatPageProps extends ChatConnectionOptions {
 /** The public chat page ("/"). */
 export default function ChatPage({ requestTimeoutMs, widget, ...connectionOptions }: ChatPageProps) {
   const { connection, status } = useChatConnection(connectionOptions);
+  const shownStatus = useShownStatus(status);
   // The tab, language and jurisdiction the visitor left the page with (this browser remembers them).
   const [remembered] = useState(readPreferences);
   const [verticalId, setVerticalId] = useState<VerticalId>(() =>
@@ -168,7 +172,6 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   const [notice, setNotice] = useState<string | null>(null);
   /** A rate limit refused a message: sending waits until then (epoch ms). */
   const [limitedUntil, setLimitedUntil] = useState<number | null>(null);
-  const [isAdmin] = useState(isRememberedAdmin);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const [fetchImpl] = useState<typeof fetch>(() => connectionOptions.fetch ?? ((...args) => fetch(...args)));
   const settings = usePublicSettings(connectionOptions.fetch, connection);
@@ -329,12 +332,11 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   return (
     <StringsProvider language={language.code}>
       <div className={widget ? 'chat-page is-widget' : 'chat-page'}>
-        {widget ? <WidgetHeader widget={widget} status={status} t={t} /> : <ChatHeader status={status} />}
+        {widget ? <WidgetHeader widget={widget} status={shownStatus} t={t} /> : <ChatHeader status={shownStatus} />}
         <main className="chat-main">
           {(!widget || widget.verticals.length > 1) && (
             <VerticalTabs selected={verticalId} panelId={PANEL_ID} onSelect={selectVertical} isEnabled={isEnabled} only={widget?.verticals} />
           )}
-          {notice && <NoticeBox inline tone="warning" text={notice} closeLabel={t.notice.dismiss} onDismiss={() => setNotice(null)} />}
           <section
             id={PANEL_ID}
             className={vertical.requiresJurisdiction ? 'chat-panel is-legal' : 'chat-panel'}
@@ -374,16 +376,18 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
                 <LegalNotice choice={jurisdiction} />
               </div>
             )}
-            {status === 'offline' && <ReconnectingBanner t={t} />}
+            {status === 'offline' && <OfflineBanner t={t} />}
             <MessageList messages={messages} busy={pending} onAskIn={askIn} onRetry={online ? retry : undefined} onOpenSource={setOpenSource} />
             {limitedUntil !== null && <RateLimitNotice until={limitedUntil} onElapsed={limitElapsed} />}
+            {/* Inside the panel, over the message box: the conversation gives it room, so the box stays in view. */}
+            {notice && <NoticeBox inline tone="warning" text={notice} closeLabel={t.notice.dismiss} onDismiss={() => setNotice(null)} />}
             <Composer
               ref={inputRef}
               value={input}
               onChange={setInput}
               onSend={send}
               onStop={stop}
-              status={status}
+              status={shownStatus}
               pending={pending}
               waiting={limitedUntil !== null}
               queued={queued}
@@ -393,7 +397,7 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
             />
           </section>
         </main>
-        {!widget && <ChatFooter isAdmin={isAdmin} />}
+        {!widget && <ChatFooter />}
         <SourcePanel source={openSource} fetch={fetchImpl} onClose={() => setOpenSource(null)} />
         <JurisdictionModal open={modalOpen} current={jurisdiction} onClose={() => setModalOpen(false)} onSelect={chooseJurisdiction} />
       </div>
@@ -420,17 +424,14 @@ function useReplyActivity(messages: ChatMessage[], pending: boolean, onActivity:
 }
 
 /** The widget's header: its title and greeting, the connection, and a close button (the only way out on a phone). */
-function WidgetHeader({ widget, status, t }: { widget: WidgetMode; status: 'connecting' | 'online' | 'offline'; t: ChatStrings }) {
+function WidgetHeader({ widget, status, t }: { widget: WidgetMode; status: ConnectionStatus | null; t: ChatStrings }) {
   return (
     <header className="widget-header">
       <div className="widget-header-text">
         <h1 className="widget-title">{widget.title}</h1>
         {widget.greeting && <p className="widget-greeting">{widget.greeting}</p>}
       </div>
-      <span className={`connection-pill is-${status}`} data-status={status}>
-        <span className="connection-dot" aria-hidden="true" />
-        {t.chat.status[status]}
-      </span>
+      <ConnectionPill status={status} />
       <button type="button" className="widget-close" onClick={widget.onClose} aria-label={t.widget.close} title={t.widget.close}>
         <X aria-hidden="true" size={20} />
       </button>
@@ -438,13 +439,13 @@ function WidgetHeader({ widget, status, t }: { widget: WidgetMode; status: 'conn
   );
 }
 
-/** The connection dropped: it says what is happening, not whose fault it is, and that typing goes on. */
-function ReconnectingBanner({ t }: { t: ChatStrings }) {
+/** The connection dropped: the page says so, keeps trying to reconnect, and typing goes on. */
+function OfflineBanner({ t }: { t: ChatStrings }) {
   return (
     <div className="offline-banner" role="status">
       <RefreshCw aria-hidden="true" size={18} className="spin" />
       <span>
-        <strong>{t.chat.reconnecting}</strong> {t.chat.reconnectingHint}
+        <strong>{t.chat.offline}</strong> {t.chat.offlineHint}
       </span>
     </div>
   );

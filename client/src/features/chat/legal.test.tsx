@@ -54,6 +54,9 @@ describe('legal vertical: jurisdiction modal', () => {
     expect(badge()).toHaveTextContent('Japan');
     expect(screen.getByRole('button', { name: 'Change Jurisdiction' })).toBeInTheDocument();
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    // The welcome above no longer asks for a jurisdiction: one is chosen.
+    expect(screen.getByRole('log')).not.toHaveTextContent(/choose a jurisdiction/i);
+    expect(messages()[0]).toHaveTextContent("Welcome! I'm your legal information assistant. I provide general legal information, not legal advice.");
   });
 
   it('US goes to a state step: Back returns to the grid, Continue stays disabled until a state is picked', async () => {

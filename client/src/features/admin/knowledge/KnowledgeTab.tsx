@@ -8,6 +8,7 @@ import { knowledgeApi, type KnowledgeItem, type KnowledgeItemInput } from './api
 import { KnowledgeEditor } from './components/KnowledgeEditor';
 import { KnowledgeList } from './components/KnowledgeList';
 import { QuickUpload } from './components/QuickUpload';
+import { SiteImportPanel } from './components/SiteImportPanel';
 import { QuickUploadReview } from './components/QuickUploadReview';
 import { useDebouncedValue } from './hooks/useDebouncedValue';
 import { useDeleteKnowledgeItem, useInvalidateKnowledge, useKnowledgeItem, useKnowledgeList, useSaveKnowledgeItem } from './hooks/useKnowledge';
@@ -203,6 +204,7 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
         onNew={() => open({ mode: 'create' })}
       >
         <QuickUpload progress={quickUpload.progress} onFile={(file) => void quickUpload.upload(file)} />
+        <SiteImportPanel defaultVertical={vertical} onChanged={invalidate} />
         <EmbeddingProgress />
       </KnowledgeList>
 

@@ -8,7 +8,8 @@ export interface ComposerProps {
   onChange(value: string): void;
   onSend(): void;
   onStop(): void;
-  status: ConnectionStatus;
+  /** null: the first connection is still being made (and has not taken long): nothing is said about it. */
+  status: ConnectionStatus | null;
   /** A reply is streaming: Stop replaces Send. */
   pending: boolean;
   /** A rate limit asked to wait: Send stays off until it is over (the text stays). */
@@ -32,7 +33,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
   const inputId = useId();
   const hintId = useId();
   const canSend = !pending && !waiting && !queued && !voice.listening && value.trim() !== '';
-  const placeholder = voice.listening ? t.chat.listeningPlaceholder : status === 'connecting' ? t.chat.connectingPlaceholder : t.chat.placeholder;
+  const placeholder = voice.listening
+    ? t.chat.listeningPlaceholder
+    : status === 'offline'
+      ? t.chat.offlinePlaceholder
+      : status === 'connecting'
+        ? t.chat.connectingPlaceholder
+        : t.chat.placeholder;
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
@@ -52,6 +59,12 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
         <div className="recording-banner" role="status">
           <span className="recording-dot" aria-hidden="true" />
           {t.voice.recording(languageName)}
+        </div>
+      )}
+      {voice.interim && (
+        // In the flow under the red banner, never over it: both stay readable while the visitor speaks.
+        <div className="interim-hint" data-testid="interim-hint" aria-live="polite">
+          {voice.interim}
         </div>
       )}
       {queued && (
@@ -81,11 +94,6 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             onChange={(event) => onChange(event.target.value)}
             onKeyDown={onKeyDown}
           />
-          {voice.interim && (
-            <div className="interim-hint" data-testid="interim-hint" aria-live="polite">
-              {voice.interim}
-            </div>
-          )}
         </div>
         {voice.supported && (
           <button

@@ -6,11 +6,12 @@ export const ar: ChatStrings = {
   chat: {
     unavailableBadge: 'غير متاح',
     processing: 'جارٍ المعالجة باستخدام Core Intelligence...',
-    reconnecting: 'جارٍ إعادة الاتصال…',
-    reconnectingHint: 'يمكنك متابعة الكتابة: ستُرسل رسالتك فور عودة الاتصال.',
+    offline: 'النظام غير متصل. يرجى التحقق من الاتصال.',
+    offlineHint: 'يمكنك متابعة الكتابة: ستُرسل رسالتك فور عودة الاتصال.',
     queued: 'ستُرسل رسالتك عند عودة الاتصال.',
     cancelQueued: 'إلغاء الإرسال',
     connectingPlaceholder: 'جارٍ الاتصال...',
+    offlinePlaceholder: 'النظام غير متصل...',
     listeningPlaceholder: 'جارٍ الاستماع...',
     placeholder: 'اكتب رسالتك...',
     inputLabel: 'رسالتك',
@@ -125,6 +126,7 @@ export const ar: ChatStrings = {
     less: 'أقل',
     badgeLabel: 'الولاية القضائية المختارة',
     welcome: (place, legalSystem) => `تم تعيين الولاية القضائية إلى ${place} (${legalSystem}). ما السؤال القانوني الذي يمكنني مساعدتك فيه؟`,
+    welcomeChosen: 'أهلًا بك! أنا مساعد المعلومات القانونية. أقدّم معلومات قانونية عامة، وليست استشارة قانونية.',
     jurisdictions: {
       US: { name: 'الولايات المتحدة', warning: 'تختلف القوانين كثيرًا من ولاية إلى أخرى. قد لا تنطبق المعلومات على ولايتك.' },
       UK: { name: 'المملكة المتحدة' },

@@ -6,11 +6,12 @@ export const de: ChatStrings = {
   chat: {
     unavailableBadge: 'Nicht verfügbar',
     processing: 'Verarbeitung mit Core Intelligence...',
-    reconnecting: 'Verbindung wird wiederhergestellt…',
-    reconnectingHint: 'Sie können weiterschreiben: Ihre Nachricht wird gesendet, sobald die Verbindung wieder steht.',
+    offline: 'System offline. Bitte Verbindung prüfen.',
+    offlineHint: 'Sie können weiterschreiben: Ihre Nachricht wird gesendet, sobald die Verbindung wieder steht.',
     queued: 'Ihre Nachricht wird gesendet, sobald die Verbindung wieder steht.',
     cancelQueued: 'Senden abbrechen',
     connectingPlaceholder: 'Verbinden...',
+    offlinePlaceholder: 'System offline...',
     listeningPlaceholder: 'Hört zu...',
     placeholder: 'Nachricht eingeben...',
     inputLabel: 'Ihre Nachricht',
@@ -126,6 +127,7 @@ export const de: ChatStrings = {
     less: 'Weniger',
     badgeLabel: 'Gewählte Rechtsordnung',
     welcome: (place, legalSystem) => `Rechtsordnung festgelegt: ${place} (${legalSystem}). Bei welcher Rechtsfrage kann ich helfen?`,
+    welcomeChosen: 'Willkommen! Ich bin Ihr Assistent für Rechtsinformationen. Ich gebe allgemeine Rechtsinformationen, keine Rechtsberatung.',
     jurisdictions: {
       US: { name: 'Vereinigte Staaten', warning: 'Die Gesetze unterscheiden sich stark von Bundesstaat zu Bundesstaat. Die Informationen gelten möglicherweise nicht in Ihrem Bundesstaat.' },
       UK: { name: 'Vereinigtes Königreich' },

@@ -59,13 +59,14 @@ export const en = {
     /** Badge of a vertical the administrators switched off. */
     unavailableBadge: 'Unavailable',
     processing: 'Processing with Core Intelligence...',
-    /** The connection dropped: nobody's fault, and the visitor can keep typing. */
-    reconnecting: 'Reconnecting…',
-    reconnectingHint: 'You can keep typing: your message is sent as soon as the connection is back.',
+    /** The connection dropped: the spec's banner, and that the visitor can keep typing. */
+    offline: 'System offline. Please check connection.',
+    offlineHint: 'You can keep typing: your message is sent as soon as the connection is back.',
     /** Under the composer while a message waits for the connection. */
     queued: 'Your message will be sent when the connection is back.',
     cancelQueued: 'Cancel sending',
     connectingPlaceholder: 'Connecting...',
+    offlinePlaceholder: 'System offline...',
     listeningPlaceholder: 'Listening...',
     placeholder: 'Type your message...',
     inputLabel: 'Your message',
@@ -196,6 +197,8 @@ export const en = {
     less: 'Less',
     badgeLabel: 'Selected jurisdiction',
     welcome: (place: string, legalSystem: string) => `Jurisdiction set to ${place} (${legalSystem}). What legal question can I help you with?`,
+    /** The Legal Advisor's welcome once a jurisdiction is chosen (no "Choose a jurisdiction" left in it). */
+    welcomeChosen: "Welcome! I'm your legal information assistant. I provide general legal information, not legal advice.",
     jurisdictions: jurisdictionTexts(),
     legalSystems,
   },

@@ -6,11 +6,12 @@ export const es: ChatStrings = {
   chat: {
     unavailableBadge: 'No disponible',
     processing: 'Procesando con Core Intelligence...',
-    reconnecting: 'Reconectando…',
-    reconnectingHint: 'Puede seguir escribiendo: su mensaje se enviará en cuanto vuelva la conexión.',
+    offline: 'Sistema sin conexión. Compruebe la conexión.',
+    offlineHint: 'Puede seguir escribiendo: su mensaje se enviará en cuanto vuelva la conexión.',
     queued: 'Su mensaje se enviará cuando vuelva la conexión.',
     cancelQueued: 'Cancelar el envío',
     connectingPlaceholder: 'Conectando...',
+    offlinePlaceholder: 'Sistema sin conexión...',
     listeningPlaceholder: 'Escuchando...',
     placeholder: 'Escriba su mensaje...',
     inputLabel: 'Su mensaje',
@@ -126,6 +127,7 @@ export const es: ChatStrings = {
     less: 'Menos',
     badgeLabel: 'Jurisdicción seleccionada',
     welcome: (place, legalSystem) => `Jurisdicción establecida: ${place} (${legalSystem}). ¿En qué pregunta legal puedo ayudarle?`,
+    welcomeChosen: '¡Bienvenido! Soy su asistente de información jurídica. Ofrezco información jurídica general, no asesoramiento jurídico.',
     jurisdictions: {
       US: { name: 'Estados Unidos', warning: 'Las leyes varían mucho de un estado a otro. Es posible que la información no se aplique en su estado.' },
       UK: { name: 'Reino Unido' },

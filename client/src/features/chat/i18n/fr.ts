@@ -6,11 +6,12 @@ export const fr: ChatStrings = {
   chat: {
     unavailableBadge: 'Indisponible',
     processing: 'Traitement avec Core Intelligence...',
-    reconnecting: 'Reconnexion…',
-    reconnectingHint: 'Vous pouvez continuer à écrire : votre message partira dès le retour de la connexion.',
+    offline: 'Système hors ligne. Veuillez vérifier la connexion.',
+    offlineHint: 'Vous pouvez continuer à écrire : votre message partira dès le retour de la connexion.',
     queued: 'Votre message sera envoyé au retour de la connexion.',
     cancelQueued: "Annuler l'envoi",
     connectingPlaceholder: 'Connexion...',
+    offlinePlaceholder: 'Système hors ligne...',
     listeningPlaceholder: 'Écoute...',
     placeholder: 'Écrivez votre message...',
     inputLabel: 'Votre message',
@@ -126,6 +127,7 @@ export const fr: ChatStrings = {
     less: 'Moins',
     badgeLabel: 'Juridiction choisie',
     welcome: (place, legalSystem) => `Juridiction définie : ${place} (${legalSystem}). Quelle est votre question juridique ?`,
+    welcomeChosen: 'Bienvenue ! Je suis votre assistant d’information juridique. Je donne des informations juridiques générales, pas des conseils juridiques.',
     jurisdictions: {
       US: { name: 'États-Unis', warning: "Les lois varient fortement d'un État à l'autre. Ces informations peuvent ne pas s'appliquer dans votre État." },
       UK: { name: 'Royaume-Uni' },

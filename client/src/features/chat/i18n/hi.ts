@@ -6,11 +6,12 @@ export const hi: ChatStrings = {
   chat: {
     unavailableBadge: 'उपलब्ध नहीं',
     processing: 'Core Intelligence से प्रोसेस हो रहा है...',
-    reconnecting: 'फिर से कनेक्ट हो रहा है…',
-    reconnectingHint: 'आप लिखना जारी रख सकते हैं: कनेक्शन लौटते ही आपका संदेश भेज दिया जाएगा।',
+    offline: 'सिस्टम ऑफ़लाइन है। कृपया कनेक्शन जाँचें।',
+    offlineHint: 'आप लिखना जारी रख सकते हैं: कनेक्शन लौटते ही आपका संदेश भेज दिया जाएगा।',
     queued: 'कनेक्शन लौटने पर आपका संदेश भेज दिया जाएगा।',
     cancelQueued: 'भेजना रद्द करें',
     connectingPlaceholder: 'कनेक्ट हो रहा है...',
+    offlinePlaceholder: 'सिस्टम ऑफ़लाइन...',
     listeningPlaceholder: 'सुन रहा है...',
     placeholder: 'अपना संदेश लिखें...',
     inputLabel: 'आपका संदेश',
@@ -125,6 +126,7 @@ export const hi: ChatStrings = {
     less: 'कम',
     badgeLabel: 'चुना गया क्षेत्राधिकार',
     welcome: (place, legalSystem) => `क्षेत्राधिकार ${place} (${legalSystem}) पर सेट किया गया। मैं किस कानूनी सवाल में आपकी मदद करूँ?`,
+    welcomeChosen: 'स्वागत है! मैं आपका कानूनी जानकारी सहायक हूँ। मैं सामान्य कानूनी जानकारी देता हूँ, कानूनी सलाह नहीं।',
     jurisdictions: {
       US: { name: 'संयुक्त राज्य अमेरिका', warning: 'कानून हर राज्य में काफ़ी अलग होते हैं। हो सकता है यह जानकारी आपके राज्य पर लागू न हो।' },
       UK: { name: 'यूनाइटेड किंगडम' },

@@ -6,11 +6,12 @@ export const it: ChatStrings = {
   chat: {
     unavailableBadge: 'Non disponibile',
     processing: 'Elaborazione con Core Intelligence...',
-    reconnecting: 'Riconnessione…',
-    reconnectingHint: 'Puoi continuare a scrivere: il messaggio verrà inviato appena torna la connessione.',
+    offline: 'Sistema offline. Controlla la connessione.',
+    offlineHint: 'Puoi continuare a scrivere: il messaggio verrà inviato appena torna la connessione.',
     queued: 'Il messaggio verrà inviato quando torna la connessione.',
     cancelQueued: "Annulla l'invio",
     connectingPlaceholder: 'Connessione...',
+    offlinePlaceholder: 'Sistema offline...',
     listeningPlaceholder: 'In ascolto...',
     placeholder: 'Scrivi il tuo messaggio...',
     inputLabel: 'Il tuo messaggio',
@@ -126,6 +127,7 @@ export const it: ChatStrings = {
     less: 'Meno',
     badgeLabel: 'Giurisdizione selezionata',
     welcome: (place, legalSystem) => `Giurisdizione impostata: ${place} (${legalSystem}). Quale domanda legale posso aiutarti a chiarire?`,
+    welcomeChosen: 'Benvenuto! Sono il tuo assistente per le informazioni legali. Fornisco informazioni legali generali, non consulenza legale.',
     jurisdictions: {
       US: { name: 'Stati Uniti', warning: 'Le leggi variano molto da stato a stato. Le informazioni potrebbero non valere nel tuo stato.' },
       UK: { name: 'Regno Unito' },

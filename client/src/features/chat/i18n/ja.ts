@@ -6,11 +6,12 @@ export const ja: ChatStrings = {
   chat: {
     unavailableBadge: '利用不可',
     processing: 'Core Intelligence で処理中...',
-    reconnecting: '再接続しています…',
-    reconnectingHint: 'そのまま入力を続けられます。接続が戻りしだいメッセージを送信します。',
+    offline: 'システムがオフラインです。接続を確認してください。',
+    offlineHint: 'そのまま入力を続けられます。接続が戻りしだいメッセージを送信します。',
     queued: '接続が戻るとメッセージが送信されます。',
     cancelQueued: '送信を取り消す',
     connectingPlaceholder: '接続しています...',
+    offlinePlaceholder: 'システムがオフラインです...',
     listeningPlaceholder: '聞き取り中...',
     placeholder: 'メッセージを入力...',
     inputLabel: 'メッセージ',
@@ -125,6 +126,7 @@ export const ja: ChatStrings = {
     less: '閉じる',
     badgeLabel: '選択中の法域',
     welcome: (place, legalSystem) => `法域を ${place}（${legalSystem}）に設定しました。どのような法律のご質問ですか？`,
+    welcomeChosen: 'ようこそ！法律情報のアシスタントです。提供するのは一般的な法律情報であり、法的助言ではありません。',
     jurisdictions: {
       US: { name: 'アメリカ合衆国', warning: '法律は州によって大きく異なります。この情報はお住まいの州に当てはまらない場合があります。' },
       UK: { name: 'イギリス' },

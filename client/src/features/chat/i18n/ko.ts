@@ -6,11 +6,12 @@ export const ko: ChatStrings = {
   chat: {
     unavailableBadge: '사용 불가',
     processing: 'Core Intelligence로 처리 중...',
-    reconnecting: '다시 연결하는 중…',
-    reconnectingHint: '계속 입력하셔도 됩니다. 연결이 돌아오면 바로 메시지를 보냅니다.',
+    offline: '시스템이 오프라인입니다. 연결을 확인해 주세요.',
+    offlineHint: '계속 입력하셔도 됩니다. 연결이 돌아오면 바로 메시지를 보냅니다.',
     queued: '연결이 돌아오면 메시지를 보냅니다.',
     cancelQueued: '보내기 취소',
     connectingPlaceholder: '연결하는 중...',
+    offlinePlaceholder: '시스템 오프라인...',
     listeningPlaceholder: '듣는 중...',
     placeholder: '메시지를 입력하세요...',
     inputLabel: '메시지',
@@ -125,6 +126,7 @@ export const ko: ChatStrings = {
     less: '접기',
     badgeLabel: '선택한 관할 지역',
     welcome: (place, legalSystem) => `관할 지역이 ${place}(${legalSystem})(으)로 설정되었습니다. 어떤 법률 질문을 도와드릴까요?`,
+    welcomeChosen: '환영합니다! 법률 정보 도우미입니다. 일반적인 법률 정보를 제공하며 법률 자문은 아닙니다.',
     jurisdictions: {
       US: { name: '미국', warning: '법률은 주마다 크게 다릅니다. 이 정보가 거주하시는 주에는 적용되지 않을 수 있습니다.' },
       UK: { name: '영국' },

@@ -6,11 +6,12 @@ export const pt: ChatStrings = {
   chat: {
     unavailableBadge: 'Indisponível',
     processing: 'Processando com Core Intelligence...',
-    reconnecting: 'Reconectando…',
-    reconnectingHint: 'Você pode continuar digitando: sua mensagem será enviada assim que a conexão voltar.',
+    offline: 'Sistema off-line. Verifique a conexão.',
+    offlineHint: 'Você pode continuar digitando: sua mensagem será enviada assim que a conexão voltar.',
     queued: 'Sua mensagem será enviada quando a conexão voltar.',
     cancelQueued: 'Cancelar o envio',
     connectingPlaceholder: 'Conectando...',
+    offlinePlaceholder: 'Sistema off-line...',
     listeningPlaceholder: 'Ouvindo...',
     placeholder: 'Digite sua mensagem...',
     inputLabel: 'Sua mensagem',
@@ -126,6 +127,7 @@ export const pt: ChatStrings = {
     less: 'Menos',
     badgeLabel: 'Jurisdição selecionada',
     welcome: (place, legalSystem) => `Jurisdição definida: ${place} (${legalSystem}). Em que questão jurídica posso ajudar?`,
+    welcomeChosen: 'Bem-vindo! Sou seu assistente de informação jurídica. Ofereço informações jurídicas gerais, não aconselhamento jurídico.',
     jurisdictions: {
       US: { name: 'Estados Unidos', warning: 'As leis variam muito de um estado para outro. As informações podem não se aplicar ao seu estado.' },
       UK: { name: 'Reino Unido' },

@@ -6,11 +6,12 @@ export const zh: ChatStrings = {
   chat: {
     unavailableBadge: '不可用',
     processing: '正在通过 Core Intelligence 处理...',
-    reconnecting: '正在重新连接…',
-    reconnectingHint: '您可以继续输入：连接恢复后，您的消息会立即发送。',
+    offline: '系统离线。请检查连接。',
+    offlineHint: '您可以继续输入：连接恢复后，您的消息会立即发送。',
     queued: '连接恢复后将发送您的消息。',
     cancelQueued: '取消发送',
     connectingPlaceholder: '正在连接...',
+    offlinePlaceholder: '系统离线...',
     listeningPlaceholder: '正在聆听...',
     placeholder: '输入您的消息...',
     inputLabel: '您的消息',
@@ -125,6 +126,7 @@ export const zh: ChatStrings = {
     less: '收起',
     badgeLabel: '已选司法管辖区',
     welcome: (place, legalSystem) => `司法管辖区已设为 ${place}（${legalSystem}）。请问有什么法律问题需要帮助？`,
+    welcomeChosen: '欢迎！我是您的法律信息助手。我提供的是一般法律信息，而非法律建议。',
     jurisdictions: {
       US: { name: '美国', warning: '各州法律差异很大，相关信息可能不适用于您所在的州。' },
       UK: { name: '英国' },

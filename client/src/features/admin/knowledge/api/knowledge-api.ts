@@ -5,7 +5,7 @@
  * id and no content keeps the stored file.
  */
 import { KnowledgeItemInputSchema, type KnowledgeAttachment, type KnowledgeItem, type KnowledgeItemInput } from '@shared/contracts/knowledge';
-import type { ImportedFile } from '@shared/contracts/knowledge-import';
+import { type ImportedFile, type SiteImport, type SiteImportRequest, SiteImportRequestSchema } from '@shared/contracts/knowledge-import';
 import { apiRequest, contractError } from '../../../../lib/api';
 
 export type { KnowledgeAttachment, KnowledgeItem, KnowledgeItemInput };
@@ -71,6 +71,23 @@ export const knowledgeApi = {
     await apiRequest(`/api/knowledge/${encodeURIComponent(id)}`, { method: 'DELETE' });
   },
 };
+
+/** Website imports: start one, follow its progress, cancel, resume or re-sync it. */
+export const siteImportApi = {
+  async list(signal?: AbortSignal): Promise<SiteImport[]> {
+    return (await apiRequest<Data<SiteImport[]>>('/api/knowledge/import/site', { signal })).data;
+  },
+  async start(request: SiteImportRequest): Promise<SiteImport> {
+    const refused = contractError(SiteImportRequestSchema, request);
+    if (refused) throw refused;
+    return (await apiRequest<Data<SiteImport>>('/api/knowledge/import/site', { method: 'POST', body: request })).data;
+  },
+  async act(id: string, action: 'cancel' | 'resume' | 'resync'): Promise<SiteImport> {
+    return (await apiRequest<Data<SiteImport>>(`/api/knowledge/import/site/${encodeURIComponent(id)}/${action}`, { method: 'POST' })).data;
+  },
+};
+export type { SiteImport };
+export const SITE_IMPORTS_QUERY_KEY = ['admin', 'knowledge', 'site-imports'] as const;
 
 export const KNOWLEDGE_QUERY_KEY = ['admin', 'knowledge'] as const;
 export const listQueryKey = (params: ListParams) => [...KNOWLEDGE_QUERY_KEY, 'list', params] as const;
