@@ -11,6 +11,7 @@ import { HandoffClock } from '../src/handoff/handoff-clock';
 import { HandoffService } from '../src/handoff/handoff.service';
 import type { Role } from '../src/shared/contracts/roles';
 import { adminAgent, type AdminAgent } from './support/admin-session';
+import { startMockLlmServer } from './support/mock-llm-server';
 import { connectClient, newVisitorCookie, startTestApp, type ClientSocket, type TestApp } from './support/test-app';
 
 const VERTICAL = 'customer-service';
@@ -314,6 +315,8 @@ describe('Handoff to a person', () => {
     const clock = t.app.get(HandoffClock);
     const start = Date.now() - 3_600_000;
     const owner = await adminAgent(t);
+    // Both readings at the same moment, so the window holds the same earlier handoffs.
+    clock.now = () => start + 400_000;
     const before = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
     try {
       // Two handoffs in hr: one after an unanswered question, answered 90 s and resolved 300 s after the request.
@@ -347,6 +350,32 @@ describe('Handoff to a person', () => {
       await owner.get('/api/analytics/handoffs').query({ hours: 5 }).expect(400);
     } finally {
       clock.now = () => Date.now();
+    }
+  });
+
+  it("hands over when the LLM agent calls the request_human tool, and the LLM is not called again while a person has it", async () => {
+    const mock = await startMockLlmServer({ tokens: 4 });
+    const llm = await startTestApp({ openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl });
+    try {
+      const cookie = await newVisitorCookie(llm.url);
+      const plain = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'How do I reset my password?', vertical: VERTICAL }).expect(200)).body.data;
+      expect(plain.handoff).toBeUndefined();
+      expect((mock.requests[mock.requests.length - 1].body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual(['request_human']);
+
+      const called = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'This is urgent [mock:tool=request_human]', vertical: VERTICAL }).expect(200)).body.data;
+      expect(called).toMatchObject({ handoff: 'waiting', conversationId: plain.conversationId });
+      expect(called.response).toBe('tok0 tok1 tok2 tok3');
+      const member = await adminAgent(llm);
+      const item = (await member.get(`/api/inbox/${plain.conversationId}`).expect(200)).body.data.item;
+      expect(item).toMatchObject({ reason: 'tool', handoff: { state: 'waiting' } });
+
+      const calls = mock.requests.length;
+      const quiet = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'Hello?', vertical: VERTICAL }).expect(200)).body.data;
+      expect(quiet).toMatchObject({ response: '', handoff: 'waiting' });
+      expect(mock.requests.length).toBe(calls);
+    } finally {
+      await llm.close();
+      await mock.close();
     }
   });
 
