@@ -14,6 +14,11 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/client/widget-frame', import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
-    rollupOptions: { input: fileURLToPath(new URL('widget.html', import.meta.url)) },
+    rollupOptions: {
+      input: fileURLToPath(new URL('widget.html', import.meta.url)),
+      // Chunks loaded on demand (the Markdown renderer) go to assets/lazy/: the page's budget
+      // counts what the iframe loads before the chat shows (assets/*.js), the lazy ones their own.
+      output: { chunkFileNames: (chunk) => (chunk.isDynamicEntry ? 'assets/lazy/[name]-[hash].js' : 'assets/[name]-[hash].js') },
+    },
   },
 });

@@ -7,9 +7,11 @@
  */
 import request from 'supertest';
 import { AdminUsersService } from '../src/auth/admin-users.service';
+import { HandoffClock } from '../src/handoff/handoff-clock';
 import { HandoffService } from '../src/handoff/handoff.service';
 import type { Role } from '../src/shared/contracts/roles';
 import { adminAgent, type AdminAgent } from './support/admin-session';
+import { startMockLlmServer } from './support/mock-llm-server';
 import { connectClient, newVisitorCookie, startTestApp, type ClientSocket, type TestApp } from './support/test-app';
 
 const VERTICAL = 'customer-service';
@@ -307,6 +309,79 @@ describe('Handoff to a person', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40);
     // One visitor's limit is not another's.
     await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', await newVisitorCookie(t.url)).send({ vertical: VERTICAL }).expect(200);
+  });
+
+  it('counts handoffs per vertical, time to the first human reply and to resolve, and the knowledge gaps that led to them', async () => {
+    const clock = t.app.get(HandoffClock);
+    const start = Date.now() - 3_600_000;
+    const owner = await adminAgent(t);
+    // Both readings at the same moment, so the window holds the same earlier handoffs.
+    clock.now = () => start + 400_000;
+    const before = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
+    try {
+      // Two handoffs in hr: one after an unanswered question, answered 90 s and resolved 300 s after the request.
+      const cookie = await newVisitorCookie(t.url);
+      const gap = (await request(t.url).post('/interact').set('Cookie', cookie).send({ query: 'zorblat quantum pension wibble?', vertical: 'hr' }).expect(200)).body.data;
+      expect(gap.answered).toBe(false);
+      clock.now = () => start;
+      await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send({ vertical: 'hr' }).expect(200);
+      clock.now = () => start + 60_000;
+      await ada.post(`/api/inbox/${gap.conversationId}/take`).send({}).expect(200);
+      clock.now = () => start + 90_000;
+      await ada.post(`/api/inbox/${gap.conversationId}/messages`).send({ text: 'Let me check the pension rules.' }).expect(201);
+      clock.now = () => start + 120_000;
+      await ada.post(`/api/inbox/${gap.conversationId}/messages`).send({ text: 'Second reply does not move the first.' }).expect(201);
+      clock.now = () => start + 300_000;
+      await ada.post(`/api/inbox/${gap.conversationId}/resolve`).send({}).expect(200);
+
+      const other = await newVisitorCookie(t.url);
+      clock.now = () => start + 10_000;
+      await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', other).send({ vertical: 'hr', message: 'I need help' }).expect(200);
+      clock.now = () => start + 400_000;
+
+      const after = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
+      expect(after.total - before.total).toBe(2);
+      const hr = after.byVertical.find((v: { vertical: string }) => v.vertical === 'hr');
+      expect(hr).toMatchObject({ handoffs: 2, resolved: 1, firstHumanReply: { count: 1, meanSeconds: 90, p50Seconds: 90 }, resolve: { count: 1, meanSeconds: 300 } });
+      expect(after.gaps).toContainEqual(expect.objectContaining({ vertical: 'hr', question: 'zorblat quantum pension wibble?', handoffs: 1, gapId: expect.any(String) }));
+      expect(after.byReason).toContainEqual(expect.objectContaining({ reason: 'visitor' }));
+      // The visitor deletes their conversations: the handoff stays counted, its question goes.
+      await request(t.url).delete('/api/visitor/conversations').set('Cookie', cookie).expect(200);
+      const forgotten = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
+      expect(forgotten.total).toBe(after.total);
+      expect(JSON.stringify(forgotten.gaps)).not.toContain('zorblat');
+      await viewer.get('/api/analytics/handoffs').expect(200);
+      await ada.get('/api/analytics/handoffs').expect(403);
+      await owner.get('/api/analytics/handoffs').query({ hours: 5 }).expect(400);
+    } finally {
+      clock.now = () => Date.now();
+    }
+  });
+
+  it("hands over when the LLM agent calls the request_human tool, and the LLM is not called again while a person has it", async () => {
+    const mock = await startMockLlmServer({ tokens: 4 });
+    const llm = await startTestApp({ openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl });
+    try {
+      const cookie = await newVisitorCookie(llm.url);
+      const plain = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'How do I reset my password?', vertical: VERTICAL }).expect(200)).body.data;
+      expect(plain.handoff).toBeUndefined();
+      expect((mock.requests[mock.requests.length - 1].body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual(['request_human']);
+
+      const called = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'This is urgent [mock:tool=request_human]', vertical: VERTICAL }).expect(200)).body.data;
+      expect(called).toMatchObject({ handoff: 'waiting', conversationId: plain.conversationId });
+      expect(called.response).toBe('tok0 tok1 tok2 tok3');
+      const member = await adminAgent(llm);
+      const item = (await member.get(`/api/inbox/${plain.conversationId}`).expect(200)).body.data.item;
+      expect(item).toMatchObject({ reason: 'tool', handoff: { state: 'waiting' } });
+
+      const calls = mock.requests.length;
+      const quiet = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'Hello?', vertical: VERTICAL }).expect(200)).body.data;
+      expect(quiet).toMatchObject({ response: '', handoff: 'waiting' });
+      expect(mock.requests.length).toBe(calls);
+    } finally {
+      await llm.close();
+      await mock.close();
+    }
   });
 
   it('keeps the service the one place state changes: an unknown conversation has no handoff', async () => {

@@ -1,8 +1,10 @@
 /**
- * The widget's size budgets (.size-limit.json, checked by `npm run size` in `npm test`): the
- * loader at most 10 KB gzip, the iframe page at most 150 KB gzip. The budgets are run here on
- * stand-in files laid out as the build lays them out: within budget they pass, one byte of gzip
- * over and size-limit fails (exit code 1), so a build that grows past them fails CI.
+ * The widget's size budgets (.size-limit.json, checked by `npm run size` in `npm test` right
+ * after the build): the loader at most 10 KB gzip, what the iframe page loads before the chat
+ * shows at most 150 KB gzip, and the chunks it loads on demand (the Markdown renderer) their own
+ * budget. The budgets are run here on stand-in files laid out as the build lays them out: within
+ * budget they pass, over and size-limit fails (exit code 1). Then the real build is measured: it
+ * is within budget, and every file its page loads at once is one the page budget counts.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,18 +20,19 @@ function noise(gzipBytes: number): string {
   return `/*${randomBytes(gzipBytes).toString('base64')}*/`;
 }
 
-function layOut(dir: string, loaderGzip: number, frameGzip: number): void {
-  fs.mkdirSync(path.join(dir, 'dist/client/widget-frame/assets'), { recursive: true });
+function layOut(dir: string, loaderGzip: number, frameGzip: number, lazyGzip = 40_000): void {
+  fs.mkdirSync(path.join(dir, 'dist/client/widget-frame/assets/lazy'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'dist/client/widget.js'), noise(loaderGzip));
   fs.writeFileSync(path.join(dir, 'dist/client/widget-frame/widget.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(dir, 'dist/client/widget-frame/assets/widget-a.js'), noise(frameGzip / 2));
   fs.writeFileSync(path.join(dir, 'dist/client/widget-frame/assets/widget-b.css'), noise(frameGzip / 2));
+  fs.writeFileSync(path.join(dir, 'dist/client/widget-frame/assets/lazy/Markdown-c.js'), noise(lazyGzip));
   fs.writeFileSync(path.join(dir, '.size-limit.json'), JSON.stringify(BUDGETS));
 }
 
-function runSizeLimit(dir: string): { code: number; results: Array<{ name: string; passed: boolean; size: number }> } {
+function runSizeLimit(dir: string, config = path.join(dir, '.size-limit.json')): { code: number; results: Array<{ name: string; passed: boolean; size: number }> } {
   try {
-    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/size-limit/bin.js'), '--json', '--config', path.join(dir, '.size-limit.json')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/size-limit/bin.js'), '--json', '--config', config], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return { code: 0, results: JSON.parse(out) };
   } catch (error) {
     const failed = error as { status: number; stdout: string };
@@ -50,20 +53,21 @@ describe('widget size budgets', () => {
     expect(BUDGETS.map((b) => [b.name, b.limit, b.gzip])).toEqual([
       ['widget loader (/widget.js)', '10 kB', true],
       ['widget iframe page (/widget/{id})', '150 kB', true],
+      ['widget iframe, loaded on demand (Markdown renderer)', '70 kB', true],
     ]);
   });
 
   it('pass within budget', () => {
     layOut(dir, 6_000, 100_000);
     const { code, results } = runSizeLimit(dir);
-    expect(results.map((r) => r.passed)).toEqual([true, true]);
+    expect(results.map((r) => r.passed)).toEqual([true, true, true]);
     expect(code).toBe(0);
   });
 
   it('fail the run when the loader grows past 10 KB gzip', () => {
     layOut(dir, 12_000, 100_000);
     const { code, results } = runSizeLimit(dir);
-    expect(results.map((r) => r.passed)).toEqual([false, true]);
+    expect(results.map((r) => r.passed)).toEqual([false, true, true]);
     expect(results[0].size).toBeGreaterThan(10_000);
     expect(code).toBe(1);
   });
@@ -71,7 +75,50 @@ describe('widget size budgets', () => {
   it('fail the run when the iframe page grows past 150 KB gzip', () => {
     layOut(dir, 6_000, 170_000);
     const { code, results } = runSizeLimit(dir);
-    expect(results.map((r) => r.passed)).toEqual([true, false]);
+    expect(results.map((r) => r.passed)).toEqual([true, false, true]);
     expect(code).toBe(1);
+  });
+
+  it('fail the run when the chunks loaded on demand grow past their budget', () => {
+    layOut(dir, 6_000, 100_000, 80_000);
+    const { code, results } = runSizeLimit(dir);
+    expect(results.map((r) => r.passed)).toEqual([true, true, false]);
+    expect(code).toBe(1);
+  });
+});
+
+describe('the built widget', () => {
+  const frame = path.join(ROOT, 'dist/client/widget-frame');
+
+  beforeAll(() => {
+    if (!fs.existsSync(path.join(frame, 'widget.html')) || !fs.existsSync(path.join(ROOT, 'dist/client/widget.js'))) {
+      throw new Error('dist/client is missing the widget: run "npm run build" (npm test does it first)');
+    }
+  });
+
+  it('is within every budget', () => {
+    const { code, results } = runSizeLimit(ROOT, path.join(ROOT, '.size-limit.json'));
+    for (const result of results) expect({ name: result.name, passed: result.passed, size: result.size }).toEqual({ name: result.name, passed: true, size: result.size });
+    expect(code).toBe(0);
+  });
+
+  it('loads at once only files the page budget counts, and no zod', () => {
+    const html = fs.readFileSync(path.join(frame, 'widget.html'), 'utf8');
+    const loaded = [...html.matchAll(/(?:src|href)="\/widget-frame\/([^"]+)"/g)].map((m) => m[1]);
+    expect(loaded.some((file) => file.endsWith('.js'))).toBe(true);
+    // What the entry imports statically is loaded at once too.
+    const seen = new Set<string>();
+    const queue = [...loaded];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (!file.endsWith('.js')) continue;
+      const code = fs.readFileSync(path.join(frame, file), 'utf8');
+      for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?["']\.\/([^"']+\.js)["']/g)) queue.push(path.posix.join(path.posix.dirname(file), m[1]));
+      // zod's error messages: present only if the contracts' schemas were bundled.
+      expect({ file, zod: code.includes('Invalid input: expected') }).toEqual({ file, zod: false });
+    }
+    for (const file of seen) expect({ file, counted: /^assets\/[^/]+\.(js|css)$/.test(file) }).toEqual({ file, counted: true });
   });
 });

@@ -4,6 +4,7 @@ import { AdminEventsModule } from '../admin-events/admin-events.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { Setting } from '../database/setting.entity';
 import { MailModule } from '../mail/mail.module';
+import { HandoffAnalyticsController } from './handoff-analytics.controller';
 import { HandoffClock } from './handoff-clock';
 import { HandoffRow } from './handoff.entity';
 import { HandoffNotifier } from './handoff-notifier';
@@ -20,7 +21,7 @@ import { VisitorHandoffController } from './visitor-handoff.controller';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([HandoffRow, Setting]), ConversationsModule, AdminEventsModule, MailModule],
-  controllers: [InboxController, HandoffSettingsController, VisitorHandoffController],
+  controllers: [InboxController, HandoffSettingsController, VisitorHandoffController, HandoffAnalyticsController],
   providers: [HandoffService, HandoffSettingsService, HandoffNotifier, HandoffClock],
   exports: [HandoffService, HandoffClock, HandoffSettingsService],
 })

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { ChatSendPayloadSchema } from '@shared/contracts/chat';
 import ChatPage from '../features/chat/ChatPage';
 
 /** The admin console (and its PDF reader) loads only on /admin, keeping the chat page small. */
@@ -8,7 +9,7 @@ const AdminApp = lazy(() => import('../features/admin/AdminApp'));
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/" element={<ChatPage />} />
+      <Route path="/" element={<ChatPage payloadContract={ChatSendPayloadSchema} />} />
       <Route
         path="/admin/*"
         element={

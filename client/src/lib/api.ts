@@ -6,7 +6,7 @@
  * code and message) the server would answer, without the round trip.
  */
 import type { ErrorEnvelope } from '@shared/contracts/http';
-import { check } from '@shared/contracts/rules';
+import { check } from '@shared/contracts/problems';
 import type { z } from 'zod';
 
 export class ApiError extends Error {

@@ -11,11 +11,9 @@ import { ENABLED_VERTICAL_IDS, VERTICALS, type EnabledVerticalId } from '../cata
 import type { SuccessEnvelope } from './http';
 import { coded, codedIssue, flag, optional, text, timestamp, withArticle } from './rules';
 
-export const MAX_QUERY_CHARS = 4000;
-/** Conversation history the server reads: at most this many entries (the prompt uses the newest). */
-export const MAX_HISTORY_ARRAY = 500;
-/** One history entry; the prompt keeps at most 4,000 characters of each. */
-export const MAX_HISTORY_ENTRY_CHARS = 100_000;
+import { MAX_HISTORY_ARRAY, MAX_HISTORY_ENTRY_CHARS, MAX_QUERY_CHARS } from './chat-limits';
+
+export { MAX_HISTORY_ARRAY, MAX_HISTORY_ENTRY_CHARS, MAX_QUERY_CHARS } from './chat-limits';
 
 /** A readonly list as the non-empty tuple z.enum wants. */
 export function tupleOf<T extends string>(values: readonly T[]): [T, ...T[]] {

@@ -268,3 +268,40 @@ export const HandoffSettingsUpdateSchema = body({
 export type HandoffSettingsUpdate = z.output<typeof HandoffSettingsUpdateSchema>;
 
 export const DEFAULT_HANDOFF_RULES = Object.freeze({ unansweredInARow: 3, reopenOnMessage: false });
+
+// --- analytics -----------------------------------------------------------------------------------
+
+/** Seconds: how many, the mean, the median and the 95th percentile (null when none). */
+export const DurationSummarySchema = z
+  .object({ count: z.number().int(), meanSeconds: z.number().nullable(), p50Seconds: z.number().nullable(), p95Seconds: z.number().nullable() })
+  .meta({ id: 'DurationSummary' });
+export type DurationSummary = z.infer<typeof DurationSummarySchema>;
+
+/** GET /api/analytics/handoffs `data`: the handoffs asked for in the window. */
+export const HandoffAnalyticsSchema = z
+  .object({
+    hours: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    total: z.number().int(),
+    /** Asked outside business hours (a message left for later). */
+    outsideHours: z.number().int(),
+    byVertical: z.array(
+      z.object({
+        vertical: z.string(),
+        handoffs: z.number().int(),
+        resolved: z.number().int(),
+        firstHumanReply: DurationSummarySchema,
+        resolve: DurationSummarySchema,
+      }),
+    ),
+    byReason: z.array(z.object({ reason: z.string(), handoffs: z.number().int() })),
+    /** From the request to the first member reply. */
+    firstHumanReply: DurationSummarySchema,
+    /** From the request to resolved. */
+    resolve: DurationSummarySchema,
+    /** The knowledge gaps (questions the knowledge had no answer to) that led to handoffs, most first. */
+    gaps: z.array(z.object({ gapId: z.string().nullable(), vertical: z.string(), question: z.string(), handoffs: z.number().int() })),
+  })
+  .meta({ id: 'HandoffAnalytics' });
+export type HandoffAnalytics = z.infer<typeof HandoffAnalyticsSchema>;

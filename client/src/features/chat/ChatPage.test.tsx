@@ -428,7 +428,7 @@ describe('chat page: errors', () => {
     await user.paste('a'.repeat(4001));
     await user.keyboard('{Enter}');
     await waitFor(() =>
-      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Questions can be at most 4000 characters long. Please try again.'),
+      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: The question can be at most 4,000 characters long. Please try again.'),
     );
     expect(socket.sends()).toEqual([]);
     // The composer is free again: a normal question goes out.
@@ -442,7 +442,7 @@ describe('chat page: errors', () => {
     const { user } = renderChat({ socket });
     await ask(user, 'Where is my parcel?');
     await waitFor(() =>
-      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Questions can be at most 4000 characters long. Please try again.'),
+      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: The question can be at most 4,000 characters long. Please try again.'),
     );
   });
 

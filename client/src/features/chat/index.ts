@@ -6,4 +6,5 @@
 export { default as ChatPage } from './ChatPage';
 export type { ChatPageProps } from './ChatPage';
 export type { ChatSocket } from './api/chat-connection';
-export { Markdown } from './components/Markdown';
+// The renderer loads on demand (plain text until then): a static export would put it in every page.
+export { loadMarkdown, Markdown } from './components/LazyMarkdown';

@@ -1,7 +1,8 @@
 import { getJurisdiction, type Jurisdiction, type JurisdictionCode } from '@shared/catalog/jurisdictions';
 import type { Language } from '@shared/catalog/languages';
 import type { VerticalId } from '@shared/catalog/verticals';
-import { MAX_HISTORY_ARRAY, MAX_HISTORY_ENTRY_CHARS, type ChatHistoryEntry } from '@shared/contracts/chat';
+import type { ChatHistoryEntry } from '@shared/contracts/chat';
+import { MAX_HISTORY_ARRAY, MAX_HISTORY_ENTRY_CHARS } from '@shared/contracts/chat-limits';
 import type { ChatSendPayload } from '@shared/contracts/socket';
 import type { ChatMessage } from '../../../lib/reply-stream';
 

@@ -6,7 +6,7 @@ import { copyText } from '../../../lib/clipboard';
 import { formatDuration } from '../../../lib/format';
 import type { ChatMessage } from '../../../lib/reply-stream';
 import { en, useStrings, type ChatStrings } from '../i18n';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 import { ReplyFeedback } from './ReplyFeedback';
 
 /** Asks the question of a reply again in another vertical (see MessageItem's onAskIn). */

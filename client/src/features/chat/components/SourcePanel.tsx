@@ -3,7 +3,7 @@ import type { ReplySource } from '@shared/contracts/chat';
 import type { PublicKnowledgeItem } from '@shared/contracts/knowledge';
 import { Modal } from '../../../components/Modal';
 import { useStrings } from '../i18n';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 import { splitAtPassage } from './source-passage';
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; item: PublicKnowledgeItem };

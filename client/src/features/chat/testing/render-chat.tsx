@@ -1,6 +1,7 @@
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
+import { ChatSendPayloadSchema } from '@shared/contracts/chat';
 import ChatPage, { type ChatPageProps } from '../ChatPage';
 import { FakeSocket } from './fake-socket';
 
@@ -26,7 +27,7 @@ export function renderChat(options: Partial<ChatPageProps> & { socket?: FakeSock
   const user = userEvent.setup();
   const utils = render(
     <MemoryRouter>
-      <ChatPage createSocket={() => socket.asSocket()} {...pageProps} fetch={fetch} />
+      <ChatPage createSocket={() => socket.asSocket()} payloadContract={ChatSendPayloadSchema} {...pageProps} fetch={fetch} />
     </MemoryRouter>,
   );
   if (online !== false) act(() => socket.serverConnect());

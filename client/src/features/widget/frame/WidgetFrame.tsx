@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { io } from 'socket.io-client';
 import type { VerticalId } from '@shared/catalog/verticals';
-import { parseHostMessage, WIDGET_HEADER, WIDGET_MESSAGE_SOURCE, VISITOR_TOKEN_HEADER, type FrameToHostMessage, type PublicWidget } from '@shared/contracts/widgets';
+import { parseHostMessage, WIDGET_HEADER, WIDGET_MESSAGE_SOURCE, VISITOR_TOKEN_HEADER, type FrameToHostMessage } from '@shared/contracts/widget-messages';
+import type { PublicWidget } from '@shared/contracts/widgets';
 import { ChatPage, type ChatSocket } from '../../chat';
 import { fetchVisitorToken, readToken, saveToken } from './visitor-token';
 

@@ -1,6 +1,7 @@
 import { StrictMode, type CSSProperties } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { PublicWidget } from '@shared/contracts/widgets';
+import { loadMarkdown } from '../../chat';
 import { WidgetFrame } from './WidgetFrame';
 import '../../../styles.css';
 import './widget-frame.css';
@@ -30,6 +31,8 @@ async function start(): Promise<void> {
       </div>
     </StrictMode>,
   );
+  // Fetched once the chat shows, so the greeting and first reply are formatted without delaying it.
+  loadMarkdown().catch(() => undefined);
 }
 
 void start();

@@ -12,10 +12,8 @@
  * Messages to the iframe go to the assistant's origin only; messages from it count only when they
  * come from that iframe's window at that origin, and are checked field by field.
  */
-import type { FrameToHostMessage, HostToFrameMessage, PublicWidget, WidgetIdentity } from '@shared/contracts/widgets';
-
-/** The same tag as WIDGET_MESSAGE_SOURCE in src/shared/contracts/widgets.ts (not imported: that module brings zod). */
-const SOURCE = 'support-assistant-widget';
+import { WIDGET_MESSAGE_SOURCE as SOURCE, type FrameToHostMessage, type HostToFrameMessage, type WidgetIdentity } from '@shared/contracts/widget-messages';
+import type { PublicWidget } from '@shared/contracts/widgets';
 const PHONE_MAX_WIDTH = 480;
 
 type WidgetEvent = 'opened' | 'closed' | 'message';
