@@ -12,26 +12,20 @@ import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { ServerSecretModule } from './auth/server-secret';
-import { ChatGateway } from './chat/chat.gateway';
-import { ChatService } from './chat/chat.service';
-import { InteractController } from './chat/interact.controller';
-import { SearchRewriteService } from './chat/search-rewrite.service';
+import { ChatModule } from './chat/chat.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ClientAddressModule } from './common/client-address';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
-import { ShutdownState } from './common/shutdown-state';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DatabaseModule } from './database/database.module';
 import { HandoffModule } from './handoff/handoff.module';
-import { HealthController } from './health/health.controller';
-import { HealthService } from './health/health.service';
+import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
-import { LlmService } from './llm/llm.service';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { TeamModule } from './team/team.module';
 import { WidgetModule } from './widget/widget.module';
@@ -63,18 +57,13 @@ export class AppModule {
         TeamModule,
         WidgetModule,
         HandoffModule,
+        HealthModule,
+        ChatModule,
       ],
-      controllers: [InteractController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Every route needs an admin session unless marked @Public() (src/auth/public.decorator.ts).
         { provide: APP_GUARD, useExisting: AuthGuard },
-        ShutdownState,
-        LlmService,
-        ChatService,
-        SearchRewriteService,
-        ChatGateway,
-        HealthService,
         A2aRequestHandler,
         A2aHttp,
         McpHttp,

@@ -346,6 +346,19 @@ export class AnalyticsService {
   }
 
   /**
+   * The cost of the usage events stored in [start, end) (epoch ms) per agent and vertical: where
+   * the budget ledger starts a month (limits/stored-spend.ts), read here because analytics owns
+   * usage_events.
+   */
+  async spendByAgentAndVertical(start: number, end: number): Promise<{ agentId: string; vertical: string; usd: number }[]> {
+    const rows: { vertical: string; agent_id: string; usd: string | number | null }[] = await this.dataSource.query(
+      portableSql(this.dataSource, 'SELECT vertical, agent_id, SUM(cost_usd) AS usd FROM usage_events WHERE created_at >= $1 AND created_at < $2 GROUP BY vertical, agent_id'),
+      [start, end],
+    );
+    return rows.map((row) => ({ agentId: row.agent_id, vertical: row.vertical, usd: Number(row.usd ?? 0) }));
+  }
+
+  /**
    * Replies per channel in the window, from the events themselves: the hourly rollups do not keep
    * the channel. An index range scan on created_at, like the widgets' counts.
    */

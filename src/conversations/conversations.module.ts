@@ -12,6 +12,7 @@ import { ConversationsService } from './conversations.service';
 import { KnowledgeGap, KnowledgeGapQuestion, KnowledgeGapTerm } from './knowledge-gap.entity';
 import { KnowledgeGapsService } from './knowledge-gaps.service';
 import { RepliesController } from './replies.controller';
+import { ReplyLookupService } from './reply-lookup.service';
 import { ReplyStreamService } from './reply-streams';
 import { VisitorConversationsController } from './visitor-conversations.controller';
 import { VisitorIdentity } from './visitor-identity';
@@ -33,6 +34,7 @@ import { VisitorIdentity } from './visitor-identity';
     ConversationRetentionService,
     ConversationTranscriptsService,
     KnowledgeGapsService,
+    ReplyLookupService,
   ],
   exports: [ConversationsService, ReplyStreamService, VisitorIdentity, ConversationsClock, ConversationTranscriptsService, KnowledgeGapsService],
 })

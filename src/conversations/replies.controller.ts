@@ -7,14 +7,13 @@ import { Contract } from '../common/contract';
 import { requestIdOf } from '../common/request-id';
 import { ReplyIdSchema, ReplyStatusSchema, ReplyStreamQuerySchema, type ReplyStatus } from '../shared/contracts/conversations';
 import { ChatStreamEventSchema } from '../shared/contracts/socket';
-import { ConversationsService } from './conversations.service';
+import { REPLY_NOT_FOUND, ReplyLookupService } from './reply-lookup.service';
 import { onClientGone, sendFrame, startEventStream } from './reply-sse';
-import { isFinal, ReplyStreamService, textOf } from './reply-streams';
 import { VisitorIdentity } from './visitor-identity';
 
 import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
 
-const NOT_FOUND = 'That reply was not found.';
+const NOT_FOUND = REPLY_NOT_FOUND;
 
 function replyIdOf(raw: string): string {
   const parsed = ReplyIdSchema.safeParse(raw);
@@ -24,15 +23,14 @@ function replyIdOf(raw: string): string {
 
 /**
  * Replies by id, for POST /interact callers and any client that lost its connection: read one,
- * resume its event stream, stop it. Only the visitor who asked (their cookie, set by the first
- * /interact call) can; for anyone else the reply does not exist.
+ * resume its event stream, stop it (ReplyLookupService). Only the visitor who asked (their
+ * cookie, set by the first /interact call) can; for anyone else the reply does not exist.
  */
 @Public()
 @Controller('interact/replies')
 export class RepliesController {
   constructor(
-    private readonly streams: ReplyStreamService,
-    private readonly conversations: ConversationsService,
+    private readonly replies: ReplyLookupService,
     private readonly visitors: VisitorIdentity,
   ) {}
 
@@ -42,20 +40,7 @@ export class RepliesController {
     const replyId = replyIdOf(raw);
     const visitor = this.visitors.fromHeaders(req.headers);
     if (!visitor) throw new AppError('not_found', NOT_FOUND);
-    const live = await this.streams.read(replyId, visitor.key);
-    if (typeof live === 'object') {
-      const last = live.frames[live.frames.length - 1];
-      // A reply taken over from a stopped server is written again after its restart frame.
-      const text = textOf(live.frames);
-      const status: ReplyStatus = { replyId, status: 'streaming', text, seq: last?.seq ?? 0, data: null, error: null };
-      if (last?.kind === 'done') return { success: true, data: { ...status, status: 'complete', text: last.data.response, data: last.data } };
-      if (last?.kind === 'error') return { success: true, data: { ...status, status: last.code === 'cancelled' ? 'stopped' : 'error', error: { code: last.code, message: last.message } } };
-      return { success: true, data: status };
-    }
-    if (live === 'forbidden') throw new AppError('not_found', NOT_FOUND);
-    const stored = await this.conversations.storedReply(replyId, visitor.key);
-    if (!stored) throw new AppError('not_found', NOT_FOUND);
-    return { success: true, data: stored };
+    return { success: true, data: await this.replies.status(replyId, visitor.key) };
   }
 
   @Get(':replyId/stream')
@@ -74,36 +59,12 @@ export class RepliesController {
     const lastEventId = req.header('last-event-id');
     const after = lastEventId && /^\d{1,9}$/.test(lastEventId) ? Number(lastEventId) : (query.after ?? 0);
     const requestId = requestIdOf(req);
-    let started = false;
-    let ended = false;
-    const result = await this.streams.follow(replyId, visitor.key, after, (frame) => {
-      if (!started) {
-        started = true;
-        startEventStream(res);
-      }
-      if (sendFrame(res, requestId, frame) || isFinal(frame)) {
-        ended = true;
-        res.end();
-      }
+    await this.replies.resume(replyId, visitor.key, after, {
+      open: () => startEventStream(res),
+      send: (frame) => sendFrame(res, requestId, frame),
+      end: () => res.end(),
+      whenGone: (stop) => onClientGone(req, res, stop),
     });
-    if (result.ok) {
-      if (ended) return;
-      if (!started) {
-        started = true;
-        startEventStream(res);
-      }
-      onClientGone(req, res, result.stop);
-      return;
-    }
-    if (result.code === 'forbidden') throw new AppError('not_found', NOT_FOUND);
-    // The stream expired: the stored reply's final frame (chat:done holds the whole text).
-    const stored = await this.conversations.storedReply(replyId, visitor.key);
-    if (!stored || stored.status === 'streaming') throw new AppError('not_found', NOT_FOUND);
-    startEventStream(res);
-    const seq = after + 1;
-    if (stored.data) sendFrame(res, requestId, { seq, kind: 'done', data: stored.data });
-    else sendFrame(res, requestId, { seq, kind: 'error', code: stored.error?.code ?? 'reply_interrupted', message: stored.error?.message ?? 'The reply was interrupted. Please ask again.' });
-    res.end();
   }
 
   @Post(':replyId/cancel')
@@ -111,9 +72,8 @@ export class RepliesController {
   async cancel(@Param('replyId') raw: string, @Req() req: Request): Promise<Envelope<{ replyId: string }>> {
     const replyId = replyIdOf(raw);
     const visitor = this.visitors.fromHeaders(req.headers);
-    const live = visitor ? await this.streams.read(replyId, visitor.key) : 'not_found';
-    if (!visitor || typeof live !== 'object') throw new AppError('not_found', NOT_FOUND);
-    await this.streams.cancel(replyId, visitor.key);
+    if (!visitor) throw new AppError('not_found', NOT_FOUND);
+    await this.replies.cancel(replyId, visitor.key);
     return { success: true, data: { replyId } };
   }
 }

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { AdminEventsModule } from '../admin-events/admin-events.module';
 import { AgentsModule } from '../agents/agents.module';
 import { AnalyticsModule } from '../analytics/analytics.module';
+import { AnalyticsService } from '../analytics/analytics.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MailModule } from '../mail/mail.module';
 import { BUDGET_LEDGER, BudgetLedger, MemoryBudgetLedger } from './budget-ledger';
@@ -34,9 +33,9 @@ class LedgerCloser implements OnApplicationShutdown {
   providers: [
     {
       provide: BUDGET_LEDGER,
-      inject: [APP_CONFIG, getDataSourceToken()],
-      useFactory: (config: AppConfig, dataSource: DataSource): BudgetLedger => {
-        const load = (month: string) => storedSpend(dataSource, month);
+      inject: [APP_CONFIG, AnalyticsService],
+      useFactory: (config: AppConfig, analytics: AnalyticsService): BudgetLedger => {
+        const load = (month: string) => storedSpend(analytics, month);
         return config.redisUrl ? new RedisBudgetLedger(config.redisUrl, config.redisPrefix, load) : new MemoryBudgetLedger(load);
       },
     },
