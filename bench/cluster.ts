@@ -220,8 +220,14 @@ interface Reply {
 interface Totals {
   replies: Reply[];
   reconnectMs: number[];
+  /** Per reconnection: from the drop to the first attempt, the attempts made, and the successful attempt's own time (attempt -> connect). */
+  firstAttemptMs: number[];
+  attempts: number[];
+  handshakeMs: number[];
   drops: number;
   connectErrors: number;
+  /** connect_error messages, counted. */
+  connectErrorReasons: Record<string, number>;
 }
 
 class BenchClient {
@@ -230,6 +236,7 @@ class BenchClient {
   private running = false;
   private loop: Promise<void> | undefined;
   private disconnectedAt: number | undefined;
+  private attempt = { n: 0, at: 0 };
   private wake: (() => void) | undefined;
   private seq = 0;
 
@@ -280,9 +287,19 @@ class BenchClient {
       this.totals.drops += 1;
       if (this.current) this.current.dropped = true;
     });
+    this.socket.io.on('reconnect_attempt', (n) => {
+      if (this.disconnectedAt === undefined) return;
+      if (n === 1) this.totals.firstAttemptMs.push(performance.now() - this.disconnectedAt);
+      this.attempt = { n, at: performance.now() };
+    });
     this.socket.on('connect', () => {
       if (this.disconnectedAt === undefined) return;
       this.totals.reconnectMs.push(performance.now() - this.disconnectedAt);
+      if (this.attempt.n > 0) {
+        this.totals.attempts.push(this.attempt.n);
+        this.totals.handshakeMs.push(performance.now() - this.attempt.at);
+      }
+      this.attempt = { n: 0, at: 0 };
       this.disconnectedAt = undefined;
       const r = this.current;
       if (!r) return;
@@ -298,7 +315,12 @@ class BenchClient {
         if (!ack.accepted && this.current === r) this.end({ code: `resume_${ack.error.code}`, message: ack.error.message });
       });
     });
-    this.socket.on('connect_error', () => (this.totals.connectErrors += 1));
+    this.socket.on('connect_error', (error) => {
+      this.totals.connectErrors += 1;
+      if (this.disconnectedAt === undefined) return;
+      const reason = `${error.message}${(error as { description?: unknown }).description ? ` (${String((error as { description?: unknown }).description)})` : ''}`.slice(0, 80);
+      this.totals.connectErrorReasons[reason] = (this.totals.connectErrorReasons[reason] ?? 0) + 1;
+    });
   }
 
   connected(): Promise<void> {
@@ -376,6 +398,29 @@ function checkFrames(r: Reply): { lost: number; duplicated: number; textMismatch
   return { lost, duplicated, textMismatch };
 }
 
+/** `count` fresh sockets, `everyMs` apart, each timed from creation to 'connect' (closed at once). */
+async function probeHandshakes(url: string, count: number, everyMs: number): Promise<number[]> {
+  const times = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      await sleep(i * everyMs);
+      const started = performance.now();
+      const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 20_000 });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return performance.now() - started;
+      } catch {
+        return NaN;
+      } finally {
+        socket.close();
+      }
+    }),
+  );
+  return times.filter((t) => Number.isFinite(t));
+}
+
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -405,7 +450,16 @@ interface KillReport {
   killed: string;
   socketsDropped: number;
   reconnectP50: number;
+  reconnectP99: number;
   reconnectMax: number;
+  firstAttemptP50: number;
+  attemptsP50: number;
+  attemptsMax: number;
+  handshakeP50: number;
+  handshakeMax: number;
+  connectErrorReasons: Record<string, number>;
+  /** Handshake times (ms) of fresh probe sockets: straight to a survivor before and after the kill, and through nginx after it. */
+  probes: { before: number[]; after: number[]; viaNginx: number[] };
   inFlightAtKill: number;
   resumedCompleted: number;
   takenOver: number;
@@ -449,7 +503,7 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
     const lifted = await liftChatLimits(cluster.state.url, ADMIN.email, ADMIN.password);
     log(`chat rate limits raised for the run (all clients come from 127.0.0.1): ${JSON.stringify(lifted)}`);
 
-    const totals: Totals = { replies: [], reconnectMs: [], drops: 0, connectErrors: 0 };
+    const totals: Totals = { replies: [], reconnectMs: [], firstAttemptMs: [], attempts: [], handshakeMs: [], drops: 0, connectErrors: 0, connectErrorReasons: {} };
     log(`${servers} server(s): connecting ${CLIENTS} clients`);
     for (let i = 0; i < CLIENTS; i += CONNECT_BATCH) {
       const batch = Array.from({ length: Math.min(CONNECT_BATCH, CLIENTS - i) }, (_, j) => new BenchClient(cluster!.state.url, i + j, totals));
@@ -482,10 +536,17 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
       const victim = cluster.state.apps[1];
       const dropsBefore = totals.drops;
       const repliesBefore = totals.replies.length;
+      // The baseline that bounds a reconnection: a fresh socket's handshake straight to a
+      // surviving app (no nginx), before the kill and during the reconnection storm after it.
+      const survivor = cluster.state.apps[0];
+      const probesBefore = await probeHandshakes(survivor.url, 8, 100);
       const killedAt = performance.now();
       log(`${servers} servers: SIGKILL to ${victim.name} (pid ${victim.pid}) under load`);
       process.kill(victim.pid, 'SIGKILL');
+      const probesAfter = probeHandshakes(survivor.url, Math.floor(AFTER_KILL_MS / 500), 500);
+      const probesViaNginx = probeHandshakes(cluster.state.url, Math.floor(AFTER_KILL_MS / 500), 500);
       await sleep(AFTER_KILL_MS);
+      const probes = { before: probesBefore, after: await probesAfter, viaNginx: await probesViaNginx };
       log(`${servers} servers: winding the load down (the dead server's open replies are taken over once its heartbeat expires)`);
       await Promise.race([Promise.all(clients.map((c) => c.stop())), sleep(REPLY_TIMEOUT_MS + 15_000)]);
       const after = totals.replies.slice(repliesBefore);
@@ -499,6 +560,14 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
         socketsDropped: totals.drops - dropsBefore,
         reconnectP50: percentile(totals.reconnectMs, 50),
         reconnectMax: totals.reconnectMs.length ? Math.max(...totals.reconnectMs) : NaN,
+        reconnectP99: percentile(totals.reconnectMs, 99),
+        firstAttemptP50: percentile(totals.firstAttemptMs, 50),
+        attemptsP50: percentile(totals.attempts, 50),
+        attemptsMax: totals.attempts.length ? Math.max(...totals.attempts) : NaN,
+        handshakeP50: percentile(totals.handshakeMs, 50),
+        handshakeMax: totals.handshakeMs.length ? Math.max(...totals.handshakeMs) : NaN,
+        connectErrorReasons: totals.connectErrorReasons,
+        probes,
         inFlightAtKill: dropped.length,
         resumedCompleted: dropped.filter((r) => r.done && r.restarts === 0).length,
         takenOver: dropped.filter((r) => r.restarts > 0).length,
@@ -606,7 +675,11 @@ function report(rows: Row[], kill: KillReport | undefined): void {
   if (kill) {
     out.push('');
     out.push(`One server killed mid-load (SIGKILL to ${kill.killed} of 3, the load going on ${AFTER_KILL_MS / 1000} s more):`);
-    out.push(`  sockets dropped: ${kill.socketsDropped} (of ${CLIENTS}); reconnected through nginx after p50 ${fmt(kill.reconnectP50)} ms, max ${fmt(kill.reconnectMax)} ms`);
+    out.push(`  sockets dropped: ${kill.socketsDropped} (of ${CLIENTS}); reconnected through nginx after p50 ${fmt(kill.reconnectP50)} ms, p99 ${fmt(kill.reconnectP99)} ms, max ${fmt(kill.reconnectMax)} ms`);
+    out.push(`  where that time went: first attempt p50 ${fmt(kill.firstAttemptP50)} ms after the drop (the client's delay); attempts p50 ${fmt(kill.attemptsP50)}, max ${fmt(kill.attemptsMax)}; ` +
+      `the successful attempt's handshake p50 ${fmt(kill.handshakeP50)} ms, max ${fmt(kill.handshakeMax)} ms; failed attempts: ${Object.keys(kill.connectErrorReasons).length ? JSON.stringify(kill.connectErrorReasons) : 'none'}`);
+    const probe = (values: number[]) => `p50 ${fmt(percentile(values, 50))} ms, max ${fmt(values.length ? Math.max(...values) : NaN)} ms`;
+    out.push(`  a fresh socket's handshake, straight to a surviving app: before the kill ${probe(kill.probes.before)}; in the ${AFTER_KILL_MS / 1000} s after it ${probe(kill.probes.after)}; through nginx after it ${probe(kill.probes.viaNginx)}`);
     out.push(`  replies open on the dropped sockets: ${kill.inFlightAtKill}; resumed on another server and completed as written: ${kill.resumedCompleted}`);
     out.push(`  taken over (chat:restart, asked again by another server): ${kill.takenOver}; completed: ${kill.takenOverCompleted}` +
       (kill.takeoverDoneAfterMs.length ? ` (chat:done ${fmt(percentile(kill.takeoverDoneAfterMs, 50) / 1000, 1)} s p50, ${fmt(Math.max(...kill.takeoverDoneAfterMs) / 1000, 1)} s max after the kill)` : '') +

@@ -16,8 +16,10 @@ import { InteractRequestSchema } from '../src/shared/contracts/chat';
 import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTestRequestSchema } from '../src/shared/contracts/config';
 import { ChatResumePayloadSchema, GapUpdateSchema, NewChatRequestSchema } from '../src/shared/contracts/conversations';
 import { EmbeddingKeyTestRequestSchema, EmbeddingSettingsUpdateSchema } from '../src/shared/contracts/embeddings';
+import { AuditSettingsUpdateSchema } from '../src/shared/contracts/audit';
 import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
 import { SiteImportRequestSchema } from '../src/shared/contracts/knowledge-import';
+import { InvitationAcceptSchema, InvitationCreateSchema, MemberUpdateSchema } from '../src/shared/contracts/team';
 import { ChatCancelPayloadSchema, ChatSendPayloadSchema, type ChatResumeAck, type ChatSendAck } from '../src/shared/contracts/socket';
 import { statusForCode } from '../src/common/app-error';
 import { isErrorCode } from '../src/shared/contracts/http';
@@ -81,6 +83,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
   let t: TestApp;
   let admin: AdminAgent;
   let itemId: string;
+  let memberId: string;
   const totpUser = { email: 'fuzz-totp@example.com', password: 'fuzz totp password' };
 
   /** A sign-in waiting for its authenticator code (a session that opens only verify-totp). */
@@ -101,6 +104,8 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     const { secret } = (await enrolling.post('/api/auth/totp/enrol').expect(200)).body.data;
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
     await enrolling.post('/api/auth/totp/confirm').send({ code }).expect(200);
+    const members = (await admin.get('/api/team/members').expect(200)).body.data.members as Array<{ id: string; email: string }>;
+    memberId = members.find((m) => m.email === totpUser.email)!.id;
   }, 60_000);
 
   afterAll(async () => {
@@ -140,7 +145,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     context: { preferredLanguage: 'English', skipTranslation: true, jurisdictionName: 'United States', legalSystem: 'Common Law' },
   };
 
-  const targets: Array<{ name: string; method: 'post' | 'put' | 'delete'; path: () => string; schema: z.ZodType; valid: Json; asAdmin: boolean | 'half-signed-in' }> = [
+  const targets: Array<{ name: string; method: 'post' | 'put' | 'patch' | 'delete'; path: () => string; schema: z.ZodType; valid: Json; asAdmin: boolean | 'half-signed-in' }> = [
     { name: 'POST /interact', method: 'post', path: () => '/interact', schema: InteractRequestSchema, valid: CHAT, asAdmin: false },
     { name: 'POST /api/knowledge', method: 'post', path: () => '/api/knowledge', schema: KnowledgeItemInputSchema, valid: ITEM, asAdmin: true },
     { name: 'PUT /api/knowledge/{id}', method: 'put', path: () => `/api/knowledge/${itemId}`, schema: KnowledgeItemInputSchema, valid: ITEM, asAdmin: true },
@@ -192,6 +197,18 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
       valid: { url: 'http://127.0.0.1:9/help/', vertical: 'customer-service', category: 'Help', maxPages: 10, maxDepth: 2, resyncHours: 0 },
       asAdmin: true,
     },
+    // Only refused bodies are sent: no invitation mail goes out and no member changes.
+    { name: 'POST /api/team/invitations', method: 'post', path: () => '/api/team/invitations', schema: InvitationCreateSchema, valid: { email: 'fuzz-invitee@example.com', role: 'agent' }, asAdmin: true },
+    { name: 'PATCH /api/team/members/{id}', method: 'patch', path: () => `/api/team/members/${memberId}`, schema: MemberUpdateSchema, valid: { role: 'viewer', disabled: false, name: 'Fuzz Member' }, asAdmin: true },
+    {
+      name: 'POST /api/team/invitations/{token}/accept',
+      method: 'post',
+      path: () => '/api/team/invitations/not-a-real-invitation-token/accept',
+      schema: InvitationAcceptSchema,
+      valid: { name: 'Fuzz Invitee', password: 'a long enough passphrase' },
+      asAdmin: false,
+    },
+    { name: 'PUT /api/audit/settings', method: 'put', path: () => '/api/audit/settings', schema: AuditSettingsUpdateSchema, valid: { retentionDays: 365 }, asAdmin: true },
     { name: 'POST /api/visitor/conversations/new', method: 'post', path: () => '/api/visitor/conversations/new', schema: NewChatRequestSchema, valid: { vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'Texas' }, asAdmin: false },
   ];
 
@@ -221,7 +238,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     await admin.get('/api/knowledge').expect(200);
   }, 120_000);
 
-  it('path and query parameters of the session, second-factor, API key and website import routes: hostile values get a 4xx envelope', async () => {
+  it('path and query parameters of the team, session, second-factor, audit, API key and website import routes: hostile values get a 4xx envelope', async () => {
     const values = fc.sample(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('x'.repeat(3000), '%00', '..', '00000000-0000-4000-8000-000000000000', 'all', 'mine')), { numRuns: 150, seed: SEED });
     const before = await dbSnapshot(t);
     const wrong: unknown[] = [];
@@ -231,6 +248,14 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
         ['delete', `/api/auth/sessions/${id}`],
         ['delete', `/api/api-keys/${id}`],
         ['delete', `/api/team/members/${id}/totp`],
+        ['delete', `/api/team/members/${id}`],
+        ['patch', `/api/team/members/${id}`],
+        ['delete', `/api/team/invitations/${id}`],
+        ['get', `/api/team/invitations/${id}`],
+        ['post', `/api/team/invitations/${id}/accept`],
+        ['get', `/api/audit?member=${id}&action=${id}&target=${id}`],
+        ['get', `/api/audit?search=${id}&from=${id}&to=${id}&page=${id}&pageSize=${id}`],
+        ['get', `/api/audit/export?format=${id}&from=${id}`],
         ['get', `/api/auth/sessions?scope=${id}`],
         ['get', `/api/knowledge/import/site/${id}`],
         ['post', `/api/knowledge/import/site/${id}/cancel`],

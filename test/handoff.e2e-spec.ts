@@ -11,6 +11,7 @@ import { HandoffClock } from '../src/handoff/handoff-clock';
 import { HandoffService } from '../src/handoff/handoff.service';
 import type { Role } from '../src/shared/contracts/roles';
 import { adminAgent, type AdminAgent } from './support/admin-session';
+import { startMockLlmServer } from './support/mock-llm-server';
 import { connectClient, newVisitorCookie, startTestApp, type ClientSocket, type TestApp } from './support/test-app';
 
 const VERTICAL = 'customer-service';
@@ -314,6 +315,8 @@ describe('Handoff to a person', () => {
     const clock = t.app.get(HandoffClock);
     const start = Date.now() - 3_600_000;
     const owner = await adminAgent(t);
+    // Both readings at the same moment, so the window holds the same earlier handoffs.
+    clock.now = () => start + 400_000;
     const before = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
     try {
       // Two handoffs in hr: one after an unanswered question, answered 90 s and resolved 300 s after the request.
@@ -342,11 +345,42 @@ describe('Handoff to a person', () => {
       expect(hr).toMatchObject({ handoffs: 2, resolved: 1, firstHumanReply: { count: 1, meanSeconds: 90, p50Seconds: 90 }, resolve: { count: 1, meanSeconds: 300 } });
       expect(after.gaps).toContainEqual(expect.objectContaining({ vertical: 'hr', question: 'zorblat quantum pension wibble?', handoffs: 1, gapId: expect.any(String) }));
       expect(after.byReason).toContainEqual(expect.objectContaining({ reason: 'visitor' }));
+      // The visitor deletes their conversations: the handoff stays counted, its question goes.
+      await request(t.url).delete('/api/visitor/conversations').set('Cookie', cookie).expect(200);
+      const forgotten = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
+      expect(forgotten.total).toBe(after.total);
+      expect(JSON.stringify(forgotten.gaps)).not.toContain('zorblat');
       await viewer.get('/api/analytics/handoffs').expect(200);
       await ada.get('/api/analytics/handoffs').expect(403);
       await owner.get('/api/analytics/handoffs').query({ hours: 5 }).expect(400);
     } finally {
       clock.now = () => Date.now();
+    }
+  });
+
+  it("hands over when the LLM agent calls the request_human tool, and the LLM is not called again while a person has it", async () => {
+    const mock = await startMockLlmServer({ tokens: 4 });
+    const llm = await startTestApp({ openaiApiKey: 'sk-test', openaiBaseUrl: mock.openaiBaseUrl });
+    try {
+      const cookie = await newVisitorCookie(llm.url);
+      const plain = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'How do I reset my password?', vertical: VERTICAL }).expect(200)).body.data;
+      expect(plain.handoff).toBeUndefined();
+      expect((mock.requests[mock.requests.length - 1].body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toEqual(['request_human']);
+
+      const called = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'This is urgent [mock:tool=request_human]', vertical: VERTICAL }).expect(200)).body.data;
+      expect(called).toMatchObject({ handoff: 'waiting', conversationId: plain.conversationId });
+      expect(called.response).toBe('tok0 tok1 tok2 tok3');
+      const member = await adminAgent(llm);
+      const item = (await member.get(`/api/inbox/${plain.conversationId}`).expect(200)).body.data.item;
+      expect(item).toMatchObject({ reason: 'tool', handoff: { state: 'waiting' } });
+
+      const calls = mock.requests.length;
+      const quiet = (await request(llm.url).post('/interact').set('Cookie', cookie).send({ query: 'Hello?', vertical: VERTICAL }).expect(200)).body.data;
+      expect(quiet).toMatchObject({ response: '', handoff: 'waiting' });
+      expect(mock.requests.length).toBe(calls);
+    } finally {
+      await llm.close();
+      await mock.close();
     }
   });
 

@@ -266,7 +266,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   private async pushHealth(): Promise<void> {
     try {
-      const push = await this.health.healthPush();
+      const push = await this.health.healthPush({ fresh: true });
       // Each server reports its own health to its own clients only.
       this.server.local.emit('health', push);
     } catch (error) {

@@ -10,7 +10,7 @@ import { ShutdownState } from '../common/shutdown-state';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { KnowledgeService } from '../knowledge/knowledge.service';
 import { LlmService } from '../llm/llm.service';
-import { LlmError, LlmPassage, LlmUsage } from '../llm/llm.types';
+import { LlmError, LlmPassage, LlmUsage, type LlmTool } from '../llm/llm.types';
 import { ConversationsService, type Turn, type TurnOutcome } from '../conversations/conversations.service';
 import { ReplyStreamService, type ReplyProducer, type TakeoverJob } from '../conversations/reply-streams';
 import type { Visitor } from '../conversations/visitor-identity';
@@ -33,6 +33,18 @@ import { withLogFields } from '../common/log-context';
 import { HandoffService } from '../handoff/handoff.service';
 import { asksForPerson, handoffNotice } from '../handoff/handoff-phrases';
 import type { HandoffInfo } from '../shared/contracts/handoff';
+
+/**
+ * The tool an LLM agent calls to hand the conversation to a person (the visitor asks for one, or
+ * the model cannot help). Offered to the vendors whose tool calling the adapters read.
+ */
+const REQUEST_HUMAN_TOOL: LlmTool = {
+  name: 'request_human',
+  description:
+    'Hand this conversation to a person from the support team. Call it when the visitor asks for a human, or when you cannot help with the knowledge you have. Tell the visitor in one short sentence that a person will join.',
+  parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why a person is needed, in a few words.' } } },
+};
+const TOOL_PROVIDERS = new Set(['openai', 'azure', 'anthropic']);
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -342,10 +354,13 @@ export class ChatService implements BeforeApplicationShutdown {
     let text = '';
     let ttftMs: number | null = null;
     let usage: LlmUsage | undefined;
+    // The model asked for a person through the request_human tool.
+    let humanRequested = false;
     try {
       if (agent.unavailable) throw new AppError('provider_error', agent.unavailable);
+      const tools = TOOL_PROVIDERS.has(agent.connection.provider) ? [REQUEST_HUMAN_TOOL] : undefined;
       for await (const chunk of provider.stream(
-        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical, generalOnlyFor } },
+        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, ...(tools ? { tools } : {}), grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical, generalOnlyFor } },
         upstream.signal,
       )) {
         if (upstream.signal.aborted) break;
@@ -354,11 +369,20 @@ export class ChatService implements BeforeApplicationShutdown {
           text += chunk.text;
           coalescer.push(chunk.text);
           touch();
+        } else if (chunk.type === 'tool') {
+          if (chunk.name === REQUEST_HUMAN_TOOL.name) humanRequested = true;
+          touch();
         } else {
           usage = chunk.usage;
         }
       }
       if (upstream.signal.aborted) throw new LlmError('cancelled', 'The request was cancelled.');
+      // A tool call without text: the visitor is told a person will join (in their language).
+      if (humanRequested && text.trim() === '') {
+        text = handoffNotice(request.language.code, { kind: 'waiting', position: 1, waitMinutes: 3 });
+        if (ttftMs === null) ttftMs = Math.round(performance.now() - started);
+        coalescer.push(text);
+      }
       if (text.trim() === '') throw new LlmError('bad_response', 'The AI provider returned an empty reply.');
     } catch (error) {
       if (stopReason === 'taken_over') {
@@ -438,8 +462,16 @@ export class ChatService implements BeforeApplicationShutdown {
       executionMs: executionTime,
       ttftMs,
     }, STORE_WAIT_MS);
+    // The model called request_human: the conversation goes to a person (after this reply is stored).
+    if (humanRequested) {
+      try {
+        data.handoff = (await this.handoff.requestForTurn({ ...turn, known: true }, 'tool')).state;
+      } catch (error) {
+        this.logger.warn(`The request_human tool could not hand the conversation over: ${(error as Error).message}`);
+      }
+    }
     // The rule: after this many questions in a row the knowledge had no answer to, a person is asked for.
-    if (answered === false) await this.unansweredRule(turn, data);
+    else if (answered === false) await this.unansweredRule(turn, data);
     producer.end({ kind: 'done', data });
     return data;
   }

@@ -17,6 +17,8 @@ const RECENT_WINDOW_MS = 15 * 60 * 1000;
 const LAST_ACTIVE_WINDOW_MS = 30 * 24 * 3600 * 1000;
 const CHECK_TIMEOUT_MS = 2000;
 const VERSION = '0.1.0';
+/** How long a computed health push is handed to new sockets before it is computed again. */
+const HEALTH_PUSH_REUSE_MS = 2000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -32,6 +34,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  */
 @Injectable()
 export class HealthService {
+  private lastPush: { at: number; value: Promise<HealthPush> } | undefined;
   private readonly startedAt = Date.now();
 
   constructor(
@@ -113,7 +116,26 @@ export class HealthService {
     return { agents, overallHealth };
   }
 
-  async healthPush(): Promise<HealthPush> {
+  /**
+   * The `health` push for the chat page's sockets. Every new socket gets one, so a burst of
+   * connections (the visitors of a server that died, reconnecting to this one) shares one
+   * computation made within the last HEALTH_PUSH_REUSE_MS instead of running the database checks
+   * and the per-agent usage query once per socket. `fresh` (the periodic push) always recomputes.
+   */
+  healthPush(options: { fresh?: boolean } = {}): Promise<HealthPush> {
+    const now = Date.now();
+    if (!options.fresh && this.lastPush && now - this.lastPush.at < HEALTH_PUSH_REUSE_MS) return this.lastPush.value;
+    const value = this.computeHealthPush();
+    const entry = { at: now, value };
+    this.lastPush = entry;
+    // A failed computation is not reused.
+    value.catch(() => {
+      if (this.lastPush === entry) this.lastPush = undefined;
+    });
+    return value;
+  }
+
+  private async computeHealthPush(): Promise<HealthPush> {
     const health = await this.check();
     const agents = health.ok ? await this.agentsHealth().catch(() => undefined) : undefined;
     return {

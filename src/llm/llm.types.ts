@@ -18,9 +18,19 @@ export interface LlmPassage {
   score: number;
 }
 
+/** A function the model may call (the vendors' tool calling); the pipeline acts on the call, the model gets no result back. */
+export interface LlmTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
 export interface LlmRequest {
   model: string;
   messages: LlmMessage[];
+  /** Tools offered to the model (OpenAI, Azure and Anthropic; other providers get none). */
+  tools?: LlmTool[];
   temperature?: number;
   maxTokens?: number;
   /** What the visitor asked, plus the retrieved passages; the offline responder answers from these. */
@@ -47,7 +57,8 @@ export interface LlmUsage {
   reported: boolean;
 }
 
-export type LlmChunk = { type: 'delta'; text: string } | { type: 'usage'; usage: LlmUsage };
+/** `tool`: the model called one of the request's tools (once per call). */
+export type LlmChunk = { type: 'delta'; text: string } | { type: 'usage'; usage: LlmUsage } | { type: 'tool'; name: string };
 
 export interface LlmProvider {
   readonly provider: ProviderId;

@@ -122,7 +122,7 @@ export async function rewriteQuestion(provider: LlmProvider, question: string, o
     for await (const chunk of provider.stream({ model: options.model, messages, temperature: 0, maxTokens: REWRITE_MAX_TOKENS }, abort.signal)) {
       if (abort.signal.aborted) break;
       if (chunk.type === 'delta') text += chunk.text;
-      else usage = chunk.usage;
+      else if (chunk.type === 'usage') usage = chunk.usage;
     }
     if (timedOut) return done('timeout', question, { code: 'rewrite_timeout', message: `The question rewrite took longer than ${options.timeoutMs} ms` });
     if (abort.signal.aborted) return done('failed', question, { code: 'cancelled', message: 'The request was cancelled.' });

@@ -50,6 +50,7 @@
  *                                          Anthropic: no usage in message_start/message_delta)
  *      `tokens=N`, `delay=MS`, `first-delay=MS`, `retry-after=S`
  *      `reply=TEXT`                      -> reply with TEXT (up to the closing bracket)
+ *      `tool=NAME`                       -> after the reply, a call of the tool NAME (tool_calls / tool_use)
  *
  * Question rewrites: a chat request whose system message asks to rewrite the user's question (it
  * says "Rewrite the user's question", as src/retrieval/question-rewrite.ts does) is answered with
@@ -102,6 +103,8 @@ export interface MockScenario {
   validKeys?: string[];
   /** Model ids returned by the models endpoints. Unset: a few of the vendor's usual ids. */
   models?: string[];
+  /** Call this tool (by name) after the reply's pieces, as the vendor streams a tool call (`[mock:tool=request_human]`). */
+  toolCall?: string;
   /** Question rewrite requests (see above): the rewrite of each known question. */
   rewrites?: Record<string, string>;
   /** The embeddings endpoints: fail with `status`, answer after `delayMs`, never answer (`hang`), vector length. */
@@ -649,7 +652,12 @@ export class MockLlmServer {
     });
     if (!finished) return;
 
-    res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]));
+    const tool = record.scenario.toolCall;
+    if (tool) {
+      res.write(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: `call_mock${record.id}`, type: 'function', function: { name: tool, arguments: '' } }] }, logprobs: null, finish_reason: null }]));
+      res.write(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, logprobs: null, finish_reason: null }]));
+    }
+    res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: tool ? 'tool_calls' : 'stop' }]));
     if (withUsageField) {
       record.usage = usage;
       res.write(chunk([], { usage: openAiUsage(usage) }));
@@ -692,10 +700,16 @@ export class MockLlmServer {
     if (!finished) return;
 
     res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
+    const tool = record.scenario.toolCall;
+    if (tool) {
+      res.write(sse('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: `toolu_mock${record.id}`, name: tool, input: {} } }));
+      res.write(sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{}' } }));
+      res.write(sse('content_block_stop', { type: 'content_block_stop', index: 1 }));
+    }
     res.write(
       sse('message_delta', {
         type: 'message_delta',
-        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null },
         ...(omit ? {} : { usage: { output_tokens: usage.completionTokens } }),
       }),
     );
@@ -935,6 +949,7 @@ export function markersIn(text: string): Partial<MockScenario> {
       else if (key === 'first-delay') out.firstTokenDelayMs = n;
       else if (key === 'retry-after') out.retryAfterSeconds = n;
       else if (key === 'reply') out.reply = value;
+      else if (key === 'tool') out.toolCall = value;
     }
   }
   return out;

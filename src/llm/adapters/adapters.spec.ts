@@ -122,6 +122,27 @@ describe.each(cases)('$name adapter', ({ name, model, connection, make }) => {
     expect(record.apiKey).toBe(KEY);
   });
 
+  it(`${name === 'openai-compatible' ? 'also reads' : 'reads'} a tool call: offered tools go out in the vendor's format, a call comes back once`, async () => {
+    mock.configure({ tokens: 2, toolCall: 'request_human' });
+    const tools = [{ name: 'request_human', description: 'Hand the conversation to a person.', parameters: { type: 'object', properties: { reason: { type: 'string' } } } }];
+    const { deltas, chunks } = await collect(adapter().stream({ ...requestFor(model), tools }, new AbortController().signal));
+    expect(deltas.join('')).toBe('tok0 tok1');
+    expect(chunks.filter((c) => c.type === 'tool')).toEqual([{ type: 'tool', name: 'request_human' }]);
+    expect(chunks[chunks.length - 1].type).toBe('usage');
+    const body = mock.requests[0].body as { tools?: unknown[] };
+    expect(body.tools).toEqual([
+      name === 'anthropic'
+        ? { name: 'request_human', description: 'Hand the conversation to a person.', input_schema: { type: 'object', properties: { reason: { type: 'string' } } } }
+        : { type: 'function', function: { name: 'request_human', description: 'Hand the conversation to a person.', parameters: { type: 'object', properties: { reason: { type: 'string' } } } } },
+    ]);
+  });
+
+  it('sends no tools when none are offered', async () => {
+    mock.configure({ tokens: 2 });
+    await collect(adapter().stream(requestFor(model), new AbortController().signal));
+    expect((mock.requests[0].body as { tools?: unknown }).tools).toBeUndefined();
+  });
+
   it('streams a fixed reply exactly, whitespace included', async () => {
     const reply = 'Open Settings, then choose "Reset password".\n\nYou will get an e-mail within 5 minutes.';
     mock.configure({ reply });

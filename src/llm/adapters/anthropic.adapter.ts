@@ -38,6 +38,9 @@ export class AnthropicAdapter implements LlmProvider {
           case 'message_start':
             counts.promptTokens = inputTokens(event.message.usage) ?? counts.promptTokens;
             break;
+          case 'content_block_start':
+            if (event.content_block.type === 'tool_use') yield { type: 'tool', name: event.content_block.name };
+            break;
           case 'content_block_delta':
             if (event.delta.type === 'text_delta' && event.delta.text) {
               reply += event.delta.text;
@@ -77,6 +80,7 @@ export function toMessageParams(request: LlmRequest): MessageCreateParamsStreami
     messages,
     ...(system ? { system } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.tools?.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })) } : {}),
     stream: true,
   };
 }

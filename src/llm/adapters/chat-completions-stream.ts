@@ -36,7 +36,10 @@ export async function* streamChatCompletions(
     stream_options: { include_usage: true },
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { [dialect.maxTokensField]: request.maxTokens } : {}),
+    ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })) } : {}),
   };
+  // Tool calls stream in pieces (the name in the first, the arguments after): each is reported once, by its index.
+  const called = new Set<number>();
 
   let reply = '';
   const counts: VendorCounts = {};
@@ -49,6 +52,13 @@ export async function* streamChatCompletions(
         counts.completionTokens = chunk.usage.completion_tokens;
       }
       for (const choice of chunk.choices ?? []) {
+        for (const call of (choice.index === 0 ? choice.delta?.tool_calls : undefined) ?? []) {
+          const name = call.function?.name;
+          if (name && !called.has(call.index)) {
+            called.add(call.index);
+            yield { type: 'tool', name };
+          }
+        }
         const text = choice.index === 0 ? choice.delta?.content : undefined;
         if (text) {
           reply += text;
