@@ -345,6 +345,11 @@ describe('Handoff to a person', () => {
       expect(hr).toMatchObject({ handoffs: 2, resolved: 1, firstHumanReply: { count: 1, meanSeconds: 90, p50Seconds: 90 }, resolve: { count: 1, meanSeconds: 300 } });
       expect(after.gaps).toContainEqual(expect.objectContaining({ vertical: 'hr', question: 'zorblat quantum pension wibble?', handoffs: 1, gapId: expect.any(String) }));
       expect(after.byReason).toContainEqual(expect.objectContaining({ reason: 'visitor' }));
+      // The visitor deletes their conversations: the handoff stays counted, its question goes.
+      await request(t.url).delete('/api/visitor/conversations').set('Cookie', cookie).expect(200);
+      const forgotten = (await owner.get('/api/analytics/handoffs').query({ hours: 24 }).expect(200)).body.data;
+      expect(forgotten.total).toBe(after.total);
+      expect(JSON.stringify(forgotten.gaps)).not.toContain('zorblat');
       await viewer.get('/api/analytics/handoffs').expect(200);
       await ada.get('/api/analytics/handoffs').expect(403);
       await owner.get('/api/analytics/handoffs').query({ hours: 5 }).expect(400);

@@ -72,6 +72,8 @@ export class ConversationRetentionService implements OnModuleInit, OnApplication
     if (total > 0) this.conversations.forgetHistories();
     // Knowledge gaps keep visitors' wording: theirs ends with the same retention.
     const gaps = await this.gaps.purge(before);
+    // So do the questions that led to handoffs (the handoffs stay counted, without the wording).
+    await queuedWrite(this.dataSource, () => changedRows(this.dataSource, 'UPDATE handoffs SET question = NULL WHERE requested_at < $1 AND question IS NOT NULL', [before]));
     if (total > 0 || gaps > 0) this.logger.log(`Deleted ${total} conversations and ${gaps} knowledge gaps older than ${days} days`);
     return total;
   }

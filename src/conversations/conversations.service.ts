@@ -884,6 +884,16 @@ export class ConversationsService implements OnApplicationShutdown {
     const replyIds = replies.map((r) => r.id);
     if (conversationId !== undefined) await this.streams.forget(replyIds, visitorKey);
     this.mirror?.forgetVisitor(visitorKey);
+    // The questions that led to handoffs in them go too (the handoffs stay counted, without the wording).
+    await queuedWrite(this.dataSource, () =>
+      changedRows(
+        this.dataSource,
+        conversationId === undefined
+          ? 'UPDATE handoffs SET question = NULL WHERE conversation_id IN (SELECT id FROM conversations WHERE visitor_key = $1)'
+          : 'UPDATE handoffs SET question = NULL WHERE conversation_id IN (SELECT id FROM conversations WHERE visitor_key = $1 AND id = $2)',
+        conversationId === undefined ? [visitorKey] : [visitorKey, conversationId],
+      ),
+    );
     const deleted = await queuedWrite(this.dataSource, () =>
       conversationId === undefined
         ? changedRows(this.dataSource, 'DELETE FROM conversations WHERE visitor_key = $1', [visitorKey])

@@ -2,13 +2,18 @@
  * What the screens must keep in view and readable, in Chromium: no "Connecting" flash on a normal
  * load, the voice hint beside (not over) the red recording banner, notices that leave the message
  * box in view at 1280x800, the legal strip readable in full on a 390 px phone, and the legal
- * welcome once a jurisdiction is chosen. Screenshots: test-artifacts/fit-*.png (look at them).
+ * welcome once a jurisdiction is chosen; in the console, the Configure dialog's Save and Cancel in
+ * view at any height, and toasts that cover no field and no dialog button. Screenshots: test-artifacts/fit-*.png (look at them).
  */
 import type { Browser, Page } from 'playwright-core';
-import { adminAgent, type AdminAgent } from '../support/admin-session';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { adminAgent, TEST_ADMIN, type AdminAgent } from '../support/admin-session';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
-import { chooseJurisdiction, closePage, contextOptions, inViewport, type BrowserGlobals, type ViewportName } from './support/chat-page';
+import { chooseJurisdiction, closePage, contextOptions, inViewport, openConsole, type BrowserGlobals, type ViewportName } from './support/chat-page';
+
+const PDF_FIXTURE = path.resolve(__dirname, '..', '..', 'client', 'src', 'features', 'admin', 'knowledge', 'testing', 'fixtures', 'refund-notes-printed.pdf');
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -65,6 +70,39 @@ async function cutTexts(page: Page, selectors: string[]): Promise<string[]> {
     }
     return cut;
   }, selectors);
+}
+
+/** Whether `selector`'s first match is in the viewport and is what is drawn at its centre (nothing over it). */
+async function visibleAndOnTop(page: Page, locator: ReturnType<Page['locator']>): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize()!;
+  if (!box || box.y < 0 || box.x < 0 || box.y + box.height > viewport.height + 0.5 || box.x + box.width > viewport.width + 0.5) return false;
+  const handle = await locator.elementHandle();
+  return page.evaluate(
+    ([el, x, y]) => {
+      const hit = (globalThis as unknown as BrowserGlobals).document.elementFromPoint(x, y);
+      return hit !== null && (hit === el || (el as any).contains(hit));
+    },
+    [handle, box.x + box.width / 2, box.y + box.height / 2] as const,
+  );
+}
+
+/** The fields (and with `buttons`, the buttons) under `scope` (a CSS selector) that a toast overlaps. */
+async function toastsOverControls(page: Page, scope: string, buttons = false): Promise<string[]> {
+  return page.evaluate(([sel, withButtons]) => {
+    const g = globalThis as unknown as BrowserGlobals;
+    const toasts = Array.from(g.document.querySelectorAll('.notice-stack .notice')).map((n: any) => n.getBoundingClientRect());
+    const hits: string[] = [];
+    const controls = `${sel} input:not([type="file"]), ${sel} select, ${sel} textarea${withButtons ? `, ${sel} button` : ''}`;
+    for (const el of Array.from(g.document.querySelectorAll(controls)) as any[]) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.notice-stack')) continue;
+      for (const t of toasts) {
+        if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom) hits.push(`${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''}`);
+      }
+    }
+    return hits;
+  }, [scope, buttons] as const);
 }
 
 jest.setTimeout(120000);
@@ -192,5 +230,66 @@ describeBrowser('screens keep what matters in view, in Chromium', () => {
     expect((await inViewport(page, '.composer textarea')).inside).toBe(true);
     expect(await page.getByRole('log').textContent()).not.toMatch(/choose a jurisdiction/i);
     await closePage(page);
+  });
+  it.each([
+    ['phone 390x844', { width: 390, height: 844 }],
+    ['1280x800', { width: 1280, height: 800 }],
+    ['1280x600', { width: 1280, height: 600 }],
+  ] as const)("the Configure dialog's Save Configuration and Cancel are in view without scrolling (%s)", async (name, viewport) => {
+    const page = await openConsole(browser, t, TEST_ADMIN, viewport);
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await page.getByRole('button', { name: /^Configure / }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Save Configuration' }).waitFor();
+    await screenshot(page, `fit-configure-${name.replace(/ /g, '-')}`, { fullPage: false });
+    expect(await visibleAndOnTop(page, dialog.getByRole('button', { name: 'Save Configuration' }))).toBe(true);
+    expect(await visibleAndOnTop(page, dialog.getByRole('button', { name: 'Cancel' }))).toBe(true);
+    // Still there once the dialog's fields are scrolled to the top and to the end.
+    await dialog.getByLabel('Agent Name').focus();
+    expect(await visibleAndOnTop(page, dialog.getByRole('button', { name: 'Save Configuration' }))).toBe(true);
+    await page.context().close();
+  });
+
+  it('toasts cover no field of the console nor the PDF review dialog; a blank title is said once, in the dialog, and goes as the title is typed', async () => {
+    const page = await openConsole(browser, t, TEST_ADMIN);
+    await page.getByRole('button', { name: 'New knowledge item' }).click();
+    const quickUpload = page.getByRole('region', { name: 'Quick Upload Document' }).getByLabel(/^Upload a TXT, JSON, PDF/);
+    // Three refusals at once: three toasts (the most that show).
+    for (const name of ['a.exe', 'b.exe', 'c.exe', 'd.exe']) {
+      await quickUpload.setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
+      await page.locator('.notice-stack .notice').filter({ hasText: name }).waitFor();
+    }
+    expect(await page.locator('.notice-stack .notice').count()).toBe(3);
+    await page.mouse.move(640, 10);
+    await screenshot(page, 'fit-toasts-editor-1280', { fullPage: false });
+    // The console's fields (editor, search, filter) are clear of the stack.
+    expect(await toastsOverControls(page, 'main')).toEqual([]);
+
+    await quickUpload.setInputFiles({ name: 'refund-notes.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(PDF_FIXTURE) });
+    const review = page.getByRole('dialog', { name: 'Review upload: refund-notes.pdf' });
+    await review.waitFor({ timeout: 20000 });
+    expect(await page.locator('.notice-stack .notice').count()).toBeGreaterThan(0);
+    await screenshot(page, 'fit-toasts-review-1280', { fullPage: false });
+    expect(await toastsOverControls(page, '[role="dialog"]', true)).toEqual([]);
+    expect(await visibleAndOnTop(page, review.getByRole('button', { name: 'Create item' }))).toBe(true);
+    for (const field of ['Title', 'Category']) expect(await visibleAndOnTop(page, review.getByLabel(field, { exact: true }))).toBe(true);
+
+    // A blank title: said once, beside the fields; the dialog stays; no toast, no "Please try again".
+    await review.getByLabel('Title', { exact: true }).fill('');
+    await review.getByRole('button', { name: 'Create item' }).click();
+    const problem = review.getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.textContent()).toBe('Title is required');
+    await screenshot(page, 'fit-review-title-required-1280', { fullPage: false });
+    expect(await page.getByText('Title is required').count()).toBe(1);
+    expect(await page.locator('.notice-stack').textContent()).not.toContain('Title is required');
+    expect(await page.getByText(/Please try again/).filter({ hasText: 'Title' }).count()).toBe(0);
+    await review.getByLabel('Title', { exact: true }).fill('Refund notes');
+    await problem.waitFor({ state: 'detached' });
+    await review.getByRole('button', { name: 'Create item' }).click();
+    await review.waitFor({ state: 'detached' });
+    await page.locator('.notice-stack .notice').filter({ hasText: 'Successfully uploaded and parsed PDF: refund-notes.pdf' }).waitFor({ timeout: 10000 });
+    expect(await toastsOverControls(page, 'main')).toEqual([]);
+    await page.context().close();
   });
 });

@@ -96,14 +96,17 @@ export function NoticeBox({ text, tone, action, timeoutMs, onDismiss, closeLabel
 }
 
 /**
- * The stack of notices, at the top of the window over the console's header (full width on
- * phones), away from the forms' fields and the dialogs' buttons, which sit lower down.
+ * The stack of notices, in a corner of the window (see notices.css). The newest shows whole; the
+ * older ones (at most MAX_NOTICES in all) fold into thin edges above it, so the stack stays the
+ * height of one notice and covers no form; hovering or focusing the stack opens them all.
  */
 export function NoticeStack({ notices, onDismiss, label = 'Notifications', closeLabel = 'Dismiss' }: { notices: Notice[]; onDismiss(id: number): void; label?: string; closeLabel?: string }) {
   return (
     <section className="notice-stack" aria-label={label}>
-      {notices.map((notice) => (
-        <NoticeBox key={notice.id} text={notice.text} tone={notice.tone} action={notice.action} timeoutMs={notice.timeoutMs} onDismiss={() => onDismiss(notice.id)} closeLabel={closeLabel} />
+      {notices.map((notice, i) => (
+        <div key={notice.id} className={i < notices.length - 1 ? 'notice-slot is-folded' : 'notice-slot'}>
+          <NoticeBox text={notice.text} tone={notice.tone} action={notice.action} timeoutMs={notice.timeoutMs} onDismiss={() => onDismiss(notice.id)} closeLabel={closeLabel} />
+        </div>
       ))}
     </section>
   );

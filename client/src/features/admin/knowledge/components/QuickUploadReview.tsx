@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { KnowledgeItemInputSchema } from '@shared/contracts/knowledge';
+import { check } from '@shared/contracts/rules';
 import { Modal } from '../../../../components/Modal';
 import type { KnowledgeItemInput } from '../api/knowledge-api';
 import type { UploadReview } from '../hooks/useQuickUpload';
@@ -34,16 +36,35 @@ export function QuickUploadReview({ review, onConfirm, onCancel }: { review: Upl
           category: d.category === fallback.category ? category : d.category,
         }));
 
+  // The drafts as last confirmed: a problem found then is shown until a field changes (a title
+  // typed makes "Title is required" go at once).
+  const [refused, setRefused] = useState<{ message: string; for: string } | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onConfirm(drafts());
+    const all = drafts();
+    // Checked with the server's contract first: a missing field is said here, beside the fields,
+    // and the dialog stays open (no "Please try again" toast after it closed).
+    for (const draft of all) {
+      const result = check(KnowledgeItemInputSchema, draft);
+      if (!result.ok) {
+        setRefused({ message: single ? result.problem.message : `${draft.title}: ${result.problem.message}`, for: JSON.stringify(all) });
+        return;
+      }
+    }
+    onConfirm(all);
   };
   const field = (name: string) => `${ids}-${name}`;
   const shown = drafts();
+  const problem = refused && refused.for === JSON.stringify(shown) ? refused.message : null;
 
   return (
     <Modal open title={S.reviewTitle(review.fileName)} description={single ? S.reviewOne : S.reviewMany(review.drafts.length)} onClose={onCancel} className="kb-review">
-      <form className="kb-review-form" onSubmit={submit}>
+      <form className="kb-review-form" onSubmit={submit} noValidate>
+        {problem && (
+          <p className="kb-save-problem" role="alert">
+            {problem}
+          </p>
+        )}
         <div className="kb-review-fields">
           <label htmlFor={field('vertical')}>{KNOWLEDGE.editor.vertical}</label>
           <select id={field('vertical')} className="kb-select" value={vertical} onChange={(e) => setVertical(e.target.value as KnowledgeItemInput['vertical'])}>
