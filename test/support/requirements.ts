@@ -69,6 +69,9 @@ export const NEEDS = {
   get nginx(): Requirement {
     return { what: 'nginx', missing: findNginx(process.env) ? undefined : 'nginx not found (apt-get install nginx, or set NGINX_BIN)' };
   },
+  get gitDoc(): Requirement {
+    return { what: "git-doc's HTML manual (a real website to import)", missing: fs.existsSync('/usr/share/doc/git-doc/gitfaq.html') ? undefined : 'git-doc is not installed (apt-get install git-doc)' };
+  },
   get debianFaqs(): Requirement {
     return { what: "the eval's Debian FAQ packages", missing: debianFaqPackages() };
   },

@@ -75,12 +75,17 @@ export function mainContent(html: string, url?: string): PageContent {
     article = null;
   }
   let markdown = article?.content ? htmlToMarkdown(article.content) : '';
-  if (markdown.replace(/[#>*_`|\-\s]/g, '').length < 40) {
-    const root = document.querySelector('main, [role=main], article') ?? document.body;
+  const letters = (text: string) => text.replace(/[#>*_`|\-\s]/g, '').length;
+  const named = document.querySelector('main, [role=main], #content, article');
+  // Readability keeps one block: on a page of several sibling sections (a manual, a FAQ) that is
+  // one section of many. The page's named content element wins when it holds far more text.
+  if (letters(markdown) < 40 || named) {
+    const root = named ?? document.body;
     if (root) {
-      for (const el of [...root.querySelectorAll('nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo]')]) el.remove();
+      for (const el of [...root.querySelectorAll('nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], #toc, .toc')]) el.remove();
       const fallback = htmlToMarkdown(root.innerHTML ?? '');
-      if (fallback.length > markdown.length) markdown = fallback;
+      const enough = letters(markdown) < 40 ? fallback.length > markdown.length : letters(fallback) > 2 * letters(markdown);
+      if (enough) markdown = fallback;
     }
   }
   const title = (article?.title ?? '').replace(/\s+/g, ' ').trim() || pageTitle || firstHeading;
