@@ -77,7 +77,7 @@ import { KnowledgeAttachment } from '../src/knowledge/knowledge-attachment.entit
 import { KnowledgeService } from '../src/knowledge/knowledge.service';
 import { extractQueryTerms, isStopWord } from '../src/retrieval/query-terms';
 import type { CheckedKnowledgeItem } from '../src/shared/contracts/knowledge';
-import { POSTING_BYTES } from '../src/knowledge/bm25';
+import { POSTING_BYTES } from '../src/knowledge/postings-format';
 import { fts5Tokens } from '../src/retrieval/fts5-tokenizer';
 import { knowledgeServiceOn } from '../test/support/standalone';
 

@@ -3,7 +3,9 @@
  * vertical filters included), and the warm-up's choice of terms. The database side is covered by
  * knowledge.service.spec.ts.
  */
-import { ChunkBlock, frequentTerms, parseChunkBlock, parsePostings, sampleIds, topK } from './bm25';
+import { topK } from './bm25-scoring';
+import { frequentTerms, sampleIds } from './cache-warmer';
+import { ChunkBlock, parseChunkBlock, parsePostings } from './postings-format';
 
 /** A postings row: header (0xC0 + first id in 5 x 7 bits), then 5-byte postings. */
 function postingsRow(first: number, postings: { offset: number; title: number; text: number }[]): Buffer {

@@ -6,7 +6,7 @@ import { KnowledgeItem } from './knowledge-item.entity';
  * deletes and re-inserts an item's chunks whenever the item changes, never edits them in place.
  *
  * The integer id is what the search index (migrations 1732190600000-knowledge-search, see
- * bm25.ts) records: triggers on this table keep its postings, in the same transaction as every
+ * postings-format.ts) records: triggers on this table keep its postings, in the same transaction as every
  * insert, update and delete. Postgres also keeps generated columns (`tsv`, `doc_len`) that the
  * triggers read and that are deliberately not mapped here.
  */

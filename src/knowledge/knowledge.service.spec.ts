@@ -18,7 +18,7 @@ import { KnowledgeError } from './knowledge.errors';
 import { KnowledgeService } from './knowledge.service';
 import { check, EARLIEST_DATE_MS } from '../shared/contracts/rules';
 import { CheckedKnowledgeItem, KnowledgeItemInput, KnowledgeItemInputSchema } from '../shared/contracts/knowledge';
-import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './bm25';
+import { CHUNK_BLOCK_SIZE, CHUNK_BYTES, HEADER_BYTES, POSTING_BYTES } from './postings-format';
 import { analyseQuery } from '../retrieval/query-terms';
 import { createKnowledgeSearchIndex } from './search-index';
 import { KnowledgeSearchPostgres1732190600000 } from '../database/migrations/postgres/1732190600000-knowledge-search';

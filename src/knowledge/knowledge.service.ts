@@ -34,7 +34,7 @@ import {
 import { allowedKeys, isAllowed, jurisdictionKey, VisitorJurisdiction } from '../retrieval/jurisdiction';
 import { portableSql, readQuery } from '../database/sql';
 import { createKnowledgeSearchIndex, KnowledgeSearchIndex, ScoredChunk, WarmReport } from './search-index';
-import type { ChunkIdSet } from './bm25';
+import type { ChunkIdSet } from './bm25-scoring';
 import { dialectOf } from '../database/data-source';
 import { AuditTargets, type TargetSnapshot } from '../audit/audit-targets';
 import { writeTransaction } from '../database/write-queue';

@@ -1,5 +1,5 @@
 /**
- * Postgres search: real BM25 over the inverted index `knowledge_postings` (see bm25.ts), not
+ * Postgres search: real BM25 over the inverted index `knowledge_postings` (see postings-format.ts), not
  * ts_rank, scored in process.
  *
  * 1. The visitor's content terms are stemmed by Postgres itself (`to_tsvector('english', term)`),
@@ -17,7 +17,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { extractQueryTerms } from '../retrieval/query-terms';
-import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, PostingsReader, StemmedQuery } from './bm25';
+import { ChunkFetch, chunkFetchOf, ChunkFetchRow, IndexRead, indexReadOf, IndexReadRow, PostingsReader, StemmedQuery } from './postings-search';
 import { PostingsSearchIndex } from './postings-search-index';
 import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index-types';
 

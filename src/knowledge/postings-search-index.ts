@@ -6,20 +6,10 @@
  */
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import {
-  CacheWarmer,
-  ChunkFetch,
-  IndexRead,
-  PostingsReader,
-  sampleIds,
-  ScoringOptions,
-  SearchCache,
-  searchPostings,
-  signatureOf,
-  StemmedQuery,
-  VerticalStats,
-  WarmReport,
-} from './bm25';
+import { CacheWarmer, sampleIds, WarmReport } from './cache-warmer';
+import { VerticalStats } from './postings-format';
+import { ChunkFetch, IndexRead, PostingsReader, ScoringOptions, searchPostings, StemmedQuery } from './postings-search';
+import { SearchCache, signatureOf } from './search-cache';
 import type { ScoredSearch, SearchOptions } from './search-index-types';
 import { readQuery } from '../database/sql';
 

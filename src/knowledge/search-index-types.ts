@@ -1,6 +1,7 @@
 /** The types of the search-index seam (search-index.ts), apart so that the implementations can use them without a circle. */
 import type { ScoredChunk } from '../retrieval/scored-chunk';
-import type { ChunkIdSet, WarmReport } from './bm25';
+import type { ChunkIdSet } from './bm25-scoring';
+import type { WarmReport } from './cache-warmer';
 
 export type { ScoredChunk };
 

@@ -1,7 +1,7 @@
 /**
  * SQLite search: BM25 exactly as FTS5's bm25() computed it (title column weighted TITLE_WEIGHT,
  * IDF ln((N - df + 0.5) / (df + 0.5)) floored at 1e-6, N, df and the average length over all
- * chunks) but over the inverted index `knowledge_postings` (see bm25.ts), scored in process.
+ * chunks) but over the inverted index `knowledge_postings` (see postings-format.ts), scored in process.
  *
  * The triggers of migration 1732190600000 tokenize each chunk with FTS5 itself (a contentless
  * `porter unicode61 remove_diacritics 2` table read back through fts5vocab), so the index holds
@@ -11,7 +11,7 @@
 import type { DataSource } from 'typeorm';
 import { fts5Tokens } from '../retrieval/fts5-tokenizer';
 import { extractQueryTerms } from '../retrieval/query-terms';
-import { ChunkFetch, ChunkFetchRow, chunkFetchOf, IndexRead, IndexReadRow, indexReadOf, StemmedQuery } from './bm25';
+import { ChunkFetch, chunkFetchOf, ChunkFetchRow, IndexRead, indexReadOf, IndexReadRow, StemmedQuery } from './postings-search';
 import { PostingsSearchIndex } from './postings-search-index';
 import { readQuery } from '../database/sql';
 import type { KnowledgeSearchIndex, ScoredChunk, ScoredSearch, SearchOptions, WeightedTerm } from './search-index-types';
@@ -39,7 +39,7 @@ export class SqliteSearchIndex extends PostingsSearchIndex implements KnowledgeS
     return Promise.resolve(words.map((word) => fts5Tokens(word)));
   }
 
-  /** Statistics, each term's rows concatenated (bm25.ts), chunk records. */
+  /** Statistics, each term's rows concatenated (postings-format.ts), chunk records. */
   protected async read(terms: string[], blocks: number[]): Promise<IndexRead> {
     // Terms are bound (at most 48 words make a query); block numbers are integers, inlined.
     const termList = terms;

@@ -1,4 +1,4 @@
-/** The BM25 parameters every search index scores with (knowledge/bm25.ts) and the relevance floor bounds with. */
+/** The BM25 parameters every search index scores with (knowledge/bm25-scoring.ts) and the relevance floor bounds with. */
 /** Term-frequency saturation. */
 export const BM25_K1 = 1.2;
 /** Document-length normalisation. */

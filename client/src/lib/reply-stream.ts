@@ -30,6 +30,10 @@ export interface MessageMetadata {
   replyId?: string;
   /** Nothing in the knowledge base answered it, but this vertical's knowledge does. */
   suggestedVertical?: VerticalId;
+  /** false: the knowledge base had no answer (the page offers a person). */
+  answered?: boolean;
+  /** The conversation was handed to a person by this message ('waiting' or 'open'). */
+  handoff?: 'bot' | 'waiting' | 'open' | 'resolved';
 }
 
 /** A chat message as the page shows it; an agent reply grows while its frames arrive. */
@@ -52,6 +56,8 @@ export interface ChatMessage {
   errorCode?: string;
   /** The visitor's vote on this reply, as the server keeps it (a conversation shown again). */
   vote?: FeedbackVote | null;
+  /** A person's reply (the conversation was handed over): their name. */
+  author?: string;
 }
 
 export type StreamEvent =
@@ -83,6 +89,8 @@ export function metadataFrom(data: ReplyData): MessageMetadata {
     sources: data.sources ?? [],
     ...(data.replyId ? { replyId: data.replyId } : {}),
     ...(data.suggestedVertical ? { suggestedVertical: data.suggestedVertical } : {}),
+    ...(data.answered !== undefined ? { answered: data.answered } : {}),
+    ...(data.handoff ? { handoff: data.handoff } : {}),
   };
 }
 

@@ -442,7 +442,7 @@ describe('chat page: errors', () => {
     const { user } = renderChat({ socket });
     await ask(user, 'Where is my parcel?');
     await waitFor(() =>
-      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: The question can be at most 4,000 characters long. Please try again.'),
+      expect(lastAgent()).toHaveTextContent('I apologize, but I encountered an error: Questions can be at most 4000 characters long. Please try again.'),
     );
   });
 

@@ -12,8 +12,10 @@ import type { ChatConnectionOptions, ConnectionStatus } from './api/chat-connect
 import { type JurisdictionChoice } from './api/chat-payload';
 import { ConversationActions } from './components/ConversationActions';
 import { ChatFooter } from './components/ChatFooter';
+import { requestHandoff } from './api/conversations-api';
 import { ChatHeader, ConnectionPill } from './components/ChatHeader';
 import { Composer } from './components/Composer';
+import { HandoffPanel, type HandoffView } from './components/HandoffPanel';
 import { JurisdictionBar, LegalNotice } from './components/JurisdictionBar';
 import { JurisdictionModal } from './components/JurisdictionModal';
 import { LanguageSelect } from './components/LanguageSelect';
@@ -210,6 +212,47 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   useDocumentLanguage(language);
   useReplyActivity(messages, pending, widget?.onActivity);
 
+  // A person takes over: the request's answer, then live events (a reply, typing, taken, resolved).
+  const [handoff, setHandoff] = useState<HandoffView | null>(null);
+  const [handoffBusy, setHandoffBusy] = useState(false);
+  const [handoffFailed, setHandoffFailed] = useState(false);
+  const [humanTyping, setHumanTyping] = useState<string | null>(null);
+  const scopeRef = useRef(scope);
+  scopeRef.current = scope;
+  useEffect(
+    () =>
+      connection.onHandoff((event) => {
+        if (event.kind === 'human') {
+          const m = event.message;
+          conversations.append(scopeRef.current, { id: m.id, type: 'agent', content: m.content, timestamp: m.createdAt, author: m.author.name });
+          setHumanTyping(null);
+        } else if (event.kind === 'typing') {
+          setHumanTyping(event.typing ? event.author.name : null);
+        } else {
+          setHandoff((current) => ({ message: current?.message ?? '', withinHours: current?.withinHours ?? true, emailSaved: current?.emailSaved ?? false, info: event.handoff }));
+          if (event.handoff.state !== 'open') setHumanTyping(null);
+        }
+      }),
+    // conversations.append keeps its identity; the listener is set once for the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [connection],
+  );
+  const lastReply = [...messages].reverse().find((m) => m.type === 'agent' && m.metadata);
+  const offerPerson = lastReply !== undefined && (lastReply.metadata?.answered === false || lastReply.vote === 'down' || lastReply.metadata?.handoff === 'waiting');
+  const askPerson = async (extra: { email?: string; message?: string } = {}) => {
+    setHandoffBusy(true);
+    try {
+      // The 'future' tab is never selectable, so the vertical is one the server takes.
+      const result = await requestHandoff(fetchImpl, { vertical: verticalId as Exclude<VerticalId, 'future'>, jurisdiction, language: language.code, ...extra });
+      setHandoff({ info: result.handoff, message: result.message, withinHours: result.withinHours, emailSaved: Boolean(extra.email) });
+      setHandoffFailed(false);
+    } catch {
+      setHandoffFailed(true);
+    } finally {
+      setHandoffBusy(false);
+    }
+  };
+
   useEffect(() => {
     if (!settings) return;
     // A widget starts in its own default language, the chat page in the administrators' one.
@@ -241,6 +284,8 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
     const next = verticalOf(id);
     setVerticalId(id);
     setQueued(false);
+    setHandoff(null);
+    setHandoffFailed(false);
     savePreferences({ vertical: id });
     if (next.requiresJurisdiction && !jurisdiction) setModalOpen(true);
   };
@@ -379,6 +424,15 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
             {status === 'offline' && <OfflineBanner t={t} />}
             <MessageList messages={messages} busy={pending} onAskIn={askIn} onRetry={online ? retry : undefined} onOpenSource={setOpenSource} />
             {limitedUntil !== null && <RateLimitNotice until={limitedUntil} onElapsed={limitElapsed} />}
+            <HandoffPanel
+              view={handoff}
+              offer={offerPerson}
+              asking={handoffBusy}
+              failed={handoffFailed}
+              typing={humanTyping}
+              onAsk={() => void askPerson()}
+              onLeave={(email, message) => void askPerson({ email, message })}
+            />
             {/* Inside the panel, over the message box: the conversation gives it room, so the box stays in view. */}
             {notice && <NoticeBox inline tone="warning" text={notice} closeLabel={t.notice.dismiss} onDismiss={() => setNotice(null)} />}
             <Composer

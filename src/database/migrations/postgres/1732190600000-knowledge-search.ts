@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Knowledge search on Postgres: an inverted index with per-term postings, kept by statement-level
  * triggers on `knowledge_chunks`, in place of the GIN index on `tsv` (through which every search
- * unnested the tsvector of every matching chunk). See src/knowledge/bm25.ts for the record formats
+ * unnested the tsvector of every matching chunk). See src/knowledge/postings-format.ts for the record formats
  * and the scoring.
  *
  * - knowledge_postings (term, block, data): term = a lexeme of the chunk's `tsv`; block = chunk
@@ -45,7 +45,7 @@ export class KnowledgeSearchPostgres1732190600000 implements MigrationInterface 
     )`);
     await q.query('ALTER TABLE knowledge_search_chunks ALTER COLUMN data SET STORAGE PLAIN');
 
-    // The records of bm25.ts. Offsets are id & 1023: 0x80 | offset >> 7, offset & 127. (Postgres
+    // The records of postings-format.ts. Offsets are id & 1023: 0x80 | offset >> 7, offset & 127. (Postgres
     // gives | << & the same precedence, left to right: every operation is parenthesised.)
     await q.query(`CREATE FUNCTION knowledge_search_header(block integer)
       RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Knowledge search on SQLite: an inverted index with per-term postings, kept by triggers, in
  * place of the FTS5 table `knowledge_chunks_fts` (whose bm25() scored and sorted every matching
- * chunk on every search). See src/knowledge/bm25.ts for the record formats and the scoring.
+ * chunk on every search). See src/knowledge/postings-format.ts for the record formats (bm25-scoring.ts for the scoring).
  *
  * - knowledge_postings (term, block, data): term = FTS5 porter stem; block = chunk id >> 7 (rows
  *   of at most 646 bytes: never an overflow page); data = a 6-byte header (the block's first
@@ -33,12 +33,12 @@ function headerHex(id: string): string {
   return `printf('C0%02X%02X%02X%02X%02X', (${first} >> 28) & 127, (${first} >> 21) & 127, (${first} >> 14) & 127, (${first} >> 7) & 127, ${first} & 127)`;
 }
 
-/** A posting (bm25.ts) as a blob. */
+/** A posting (postings-format.ts) as a blob. */
 function posting(id: string, tft: string, tfx: string): string {
   return `unhex(${offsetHex(id, POSTING_BLOCK_BITS)} || printf('%02X%02X%02X', min(${tft}, 127), min(${tfx}, 16383) >> 7, min(${tfx}, 16383) & 127))`;
 }
 
-/** A chunk record (bm25.ts) as a blob. */
+/** A chunk record (postings-format.ts) as a blob. */
 function chunkRecord(id: string, code: string, dl: string): string {
   return `unhex(${offsetHex(id, CHUNK_BLOCK_BITS)} || printf('%02X%02X%02X%02X', ${code} & 127,
       (min(${dl}, 2097151) >> 14) & 127, (min(${dl}, 2097151) >> 7) & 127, min(${dl}, 2097151) & 127))`;

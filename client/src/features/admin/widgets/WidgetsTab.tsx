@@ -56,7 +56,7 @@ export function WidgetsTab() {
           <h2 id="widgets-title">{WIDGETS.title}</h2>
           <p>{WIDGETS.intro}</p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setSelected('new')}>
+        <button type="button" className="widgets-button is-primary" onClick={() => setSelected('new')}>
           <Plus aria-hidden="true" size={16} /> {WIDGETS.add}
         </button>
       </div>
@@ -104,7 +104,7 @@ export function WidgetsTab() {
                 <span className="widgets-muted">{WIDGETS.secretRotatedAt(new Date(current.secretRotatedAt).toLocaleString())}</span>
                 <button
                   type="button"
-                  className="btn"
+                  className="widgets-button"
                   onClick={async () => {
                     if (!window.confirm(WIDGETS.confirmRotate)) return;
                     const rotated = await widgetsApi.rotate(current.id);
@@ -116,7 +116,7 @@ export function WidgetsTab() {
                 </button>
                 <button
                   type="button"
-                  className="btn btn-danger"
+                  className="widgets-button is-danger"
                   onClick={async () => {
                     if (!window.confirm(WIDGETS.confirmRemove(current.name))) return;
                     await widgetsApi.remove(current.id);
@@ -148,7 +148,7 @@ function SnippetBox({ widget }: { widget: Widget }) {
       </pre>
       <button
         type="button"
-        className="btn"
+        className="widgets-button"
         onClick={async () => {
           await copyText(snippet);
           setCopied(true);
@@ -310,7 +310,7 @@ function WidgetForm({ initial, submitLabel, onSave }: { initial: WidgetSettingsI
           {WIDGETS.saved}
         </p>
       )}
-      <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+      <button type="submit" className="widgets-button is-primary" disabled={save.isPending}>
         {submitLabel}
       </button>
     </form>

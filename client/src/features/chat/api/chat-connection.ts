@@ -1,3 +1,4 @@
+import type { ChatHandoffPayload, ChatHumanPayload, ChatHumanTypingPayload } from '@shared/contracts/handoff';
 import { io, type Socket } from 'socket.io-client';
 import type { ReplyStatus } from '@shared/contracts/conversations';
 import { check } from '@shared/contracts/problems';
@@ -8,6 +9,12 @@ import { CANCELLED_CODE, CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
 import { ReplyHandlers, resumeInteract, streamInteract, type StreamSink } from './interact-stream';
 
 export type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** What the public socket says about a conversation handed to a person. */
+export type HandoffEvent =
+  | ({ kind: 'human' } & ChatHumanPayload)
+  | ({ kind: 'typing' } & ChatHumanTypingPayload)
+  | ({ kind: 'state' } & ChatHandoffPayload);
 
 /** 'connecting' only until the first answer after page load; then 'online' or 'offline'. */
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
@@ -117,6 +124,7 @@ export class ChatConnection {
   /** Told about public settings changes: the new settings, or null after a reconnect (changes may have been missed). */
   private readonly settingsListeners = new Set<(settings: PublicSettings | null) => void>();
   private connectedBefore = false;
+  private readonly handoffListeners = new Set<(event: HandoffEvent) => void>();
   private readonly payloadContract: z.ZodType | undefined;
 
   constructor(options: ChatConnectionOptions = {}) {
@@ -169,6 +177,9 @@ export class ChatConnection {
     socket.on('settings:changed', (settings) => {
       for (const listener of this.settingsListeners) listener(settings);
     });
+    socket.on('chat:human', (p) => this.tellHandoff({ kind: 'human', ...p }));
+    socket.on('chat:human-typing', (p) => this.tellHandoff({ kind: 'typing', ...p }));
+    socket.on('chat:handoff', (p) => this.tellHandoff({ kind: 'state', ...p }));
     socket.on('chat:delta', (p) => {
       const reply = this.replies.get(p.requestId);
       if (reply?.via === 'socket' && this.accept(reply, p.seq)) reply.handlers.onDelta(p.text, p.seq);
@@ -214,6 +225,16 @@ export class ChatConnection {
   onSettings(listener: (settings: PublicSettings | null) => void): () => void {
     this.settingsListeners.add(listener);
     return () => this.settingsListeners.delete(listener);
+  }
+
+  /** A person's messages, typing and the handoff's state, live (`chat:human`, `chat:human-typing`, `chat:handoff`). */
+  onHandoff(listener: (event: HandoffEvent) => void): () => void {
+    this.handoffListeners.add(listener);
+    return () => this.handoffListeners.delete(listener);
+  }
+
+  private tellHandoff(event: HandoffEvent): void {
+    for (const listener of this.handoffListeners) listener(event);
   }
 
   /** Whether the connection is online now. */

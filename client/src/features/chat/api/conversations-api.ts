@@ -1,4 +1,5 @@
 import type { NewChatRequest, VisitorConversation, VisitorConversations } from '@shared/contracts/conversations';
+import type { HandoffRequestResult } from '@shared/contracts/handoff';
 import type { JurisdictionChoice } from './chat-payload';
 
 /**
@@ -33,4 +34,24 @@ export async function startNewChat(fetchImpl: typeof fetch, vertical: NewChatReq
 
 export async function deleteConversations(fetchImpl: typeof fetch): Promise<void> {
   await call(fetchImpl, '/api/visitor/conversations', { method: 'DELETE' });
+}
+
+/** "Talk to a person": hands the visitor's conversation of this vertical to a person (POST /api/visitor/conversations/handoff). */
+export async function requestHandoff(
+  fetchImpl: typeof fetch,
+  request: { vertical: NewChatRequest['vertical']; jurisdiction: JurisdictionChoice | null; language: string; email?: string; message?: string },
+): Promise<HandoffRequestResult> {
+  const body: Record<string, string> = { vertical: request.vertical, language: request.language };
+  if (request.vertical === 'legal' && request.jurisdiction) {
+    body.jurisdiction = request.jurisdiction.code;
+    if (request.jurisdiction.subRegion) body.subJurisdiction = request.jurisdiction.subRegion;
+  }
+  if (request.email) body.email = request.email;
+  if (request.message) body.message = request.message;
+  try {
+    body.timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    // No time zone: the server writes the next opening in its own.
+  }
+  return call<HandoffRequestResult>(fetchImpl, '/api/visitor/conversations/handoff', { method: 'POST', body: JSON.stringify(body) });
 }

@@ -157,6 +157,7 @@ export function MessageItem({
   return (
     <article className={className} data-message-id={message.id} data-streaming={message.streaming ? 'true' : undefined} data-stopped={message.stopped ? 'true' : undefined}>
       <div className="message-bubble" dir="auto">
+        {message.author && <p className="message-author">{message.author}</p>}
         {waiting ? (
           <p className="message-processing" role="status">
             <span className="typing-dots" aria-hidden="true">

@@ -27,6 +27,9 @@ export function SourcePanel({ source, fetch: fetchImpl, onClose }: { source: Rep
   const id = source?.id;
   const passageRef = useRef<HTMLElement>(null);
   const content = loaded.state === 'ready' ? loaded.item.content : null;
+  // An imported web page: its address, which opens the page (only http and https are links).
+  const pageUrl = (loaded.state === 'ready' ? loaded.item.url : null) ?? source?.url ?? null;
+  const link = pageUrl && /^https?:\/\//i.test(pageUrl) ? pageUrl : null;
   const split = useMemo(() => (content !== null && source?.passage ? splitAtPassage(content, source.passage) : null), [content, source?.passage]);
 
   useEffect(() => {
@@ -67,6 +70,13 @@ export function SourcePanel({ source, fetch: fetchImpl, onClose }: { source: Rep
       {loaded.state === 'failed' && (
         <p className="source-status is-error" role="alert">
           {t.failed}
+        </p>
+      )}
+      {link && (
+        <p className="source-url">
+          <a href={link} target="_blank" rel="noopener noreferrer" dir="ltr">
+            {link}
+          </a>
         </p>
       )}
       {loaded.state === 'ready' && (

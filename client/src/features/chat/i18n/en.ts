@@ -168,6 +168,23 @@ export const en = {
     startFailed: 'Failed to start voice recognition',
   },
   widget: { close: "Close chat" },
+  /** Handing the conversation to a person. */
+  handoff: {
+    ask: 'Talk to a person',
+    offer: 'Would you like a person to help you?',
+    asking: 'Asking for a person…',
+    queue: (position: number) => `You are number ${position} in the queue.`,
+    wait: (minutes: number) => `Expected wait: about ${minutes} min.`,
+    joined: (name: string) => `${name} is answering you.`,
+    typing: (name: string) => `${name} is typing…`,
+    emailLabel: 'Your email, for the answer if you leave',
+    send: 'Send',
+    emailSaved: 'Thank you: the answer will also reach you by email.',
+    messageLabel: 'Your message for our team',
+    leaveMessage: 'Leave a message',
+    failed: 'A person could not be asked for right now. Please try again.',
+    resolved: 'The conversation with our team has ended.',
+  },
   notice: {
     dismiss: 'Dismiss',
   },
