@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeAuthServer, reply, USER } from '../auth/testing/fake-auth-server';
 import AdminApp from './AdminApp';
@@ -31,5 +31,20 @@ describe('AdminApp ("/admin")', () => {
     expect(await screen.findByText('Login successful!')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' }, { timeout: 3000 })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('opens an invitation link without a session: the invitation form with the invited address, no sign-in gate', async () => {
+    fakeAuthServer({
+      'GET /api/team/invitations/tok-123': () => reply.ok({ data: { email: 'new.agent@example.com', role: 'agent', invitedBy: 'Olivia Owner', expiresAt: '2030-01-01T00:00:00.000Z' } }),
+    });
+    render(
+      <MemoryRouter initialEntries={['/admin/invitation/tok-123']}>
+        <Routes>
+          <Route path="/admin/*" element={<AdminApp />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByDisplayValue('new.agent@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Admin Dashboard' })).not.toBeInTheDocument();
   });
 });

@@ -21,6 +21,8 @@ export const CONSOLE = {
     budgets: 'Budgets',
     apiKeys: 'API keys',
     widgets: 'Widgets',
+    team: 'Team',
+    audit: 'Audit',
     security: 'Security',
   },
 };

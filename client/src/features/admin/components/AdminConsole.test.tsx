@@ -53,7 +53,7 @@ describe('admin console shell', () => {
   it('has its tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
     await signedInConsole();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets', 'API keys', 'Widgets', 'Security']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets', 'API keys', 'Widgets', 'Team', 'Audit', 'Security']);
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
 
@@ -77,6 +77,15 @@ describe('admin console shell', () => {
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
     await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Configuration');
+  });
+
+  it('shows an admin the Team and Audit tabs, each with its panel', async () => {
+    await signedInConsole({ ...USER, role: 'admin' }, { 'GET /api/team/members': () => reply.ok({ data: { members: [], invitations: [] } }) });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Team' }));
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Team');
+    await user.click(screen.getByRole('tab', { name: 'Audit' }));
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Audit');
   });
 
   it('shows the API keys tab only to roles that may use it', async () => {

@@ -1,20 +1,22 @@
-import { AppWindow, BookOpen, ChartColumn, KeyRound, MessagesSquare, Settings, ShieldCheck, Wallet, type LucideIcon } from 'lucide-react';
+import { AppWindow, BookOpen, ChartColumn, KeyRound, MessagesSquare, ScrollText, Settings, ShieldCheck, Users, Wallet, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { AnalyticsTab } from '../analytics/AnalyticsTab';
 import { ApiKeysTab } from '../api-keys/ApiKeysTab';
+import { AuditTab } from '../audit/AuditTab';
 import { BudgetsTab } from '../budgets/BudgetsTab';
 import { ConfigurationTab } from '../configuration/ConfigurationTab';
 import { ConsoleNavigationContext, type ConsoleNavigation, type KnowledgeDraft } from '../console-navigation';
 import { ConversationsTab } from '../conversations/ConversationsTab';
 import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { SecurityTab } from '../security/SecurityTab';
+import { TeamTab } from '../team/TeamTab';
 import { WidgetsTab } from '../widgets/WidgetsTab';
 import { CONSOLE } from '../strings';
 import { useAuth } from '../../auth';
 import { can, type AccessRule } from '@shared/contracts/roles';
 import { AdminHeader } from './AdminHeader';
 
-export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'widgets' | 'security';
+export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'widgets' | 'team' | 'audit' | 'security';
 
 const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?: AccessRule }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
@@ -24,6 +26,8 @@ const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?
   { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet, access: 'budgets' },
   { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound, access: 'apiKeys' },
   { id: 'widgets', label: CONSOLE.tabs.widgets, icon: AppWindow, access: 'widgets' },
+  { id: 'team', label: CONSOLE.tabs.team, icon: Users, access: 'team' },
+  { id: 'audit', label: CONSOLE.tabs.audit, icon: ScrollText, access: 'audit' },
   { id: 'security', label: CONSOLE.tabs.security, icon: ShieldCheck },
 ];
 
@@ -35,6 +39,8 @@ const PANELS: Record<AdminTabId, ComponentType> = {
   budgets: BudgetsTab,
   'api-keys': ApiKeysTab,
   widgets: WidgetsTab,
+  team: TeamTab,
+  audit: AuditTab,
   security: SecurityTab,
 };
 
