@@ -48,7 +48,7 @@ import {
 import { AgentRegistryService } from '../agents/agent-registry.service';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { AppError } from '../common/app-error';
-import { ConversationsService } from '../conversations/conversations.service';
+import { VisitorConversationReadsService } from '../conversations/visitor-conversation-reads.service';
 import { isFinal, ReplyStreamService, textOf, type ReplyFrame } from '../conversations/reply-streams';
 import { visitorKeyOf, type Visitor } from '../conversations/visitor-identity';
 import { ChatLimitsService } from '../limits/chat-limits.service';
@@ -140,7 +140,7 @@ export class A2aRequestHandler implements A2ARequestHandler {
   constructor(
     private readonly chat: ChatService,
     private readonly streams: ReplyStreamService,
-    private readonly conversations: ConversationsService,
+    private readonly conversations: VisitorConversationReadsService,
     private readonly limits: ChatLimitsService,
     private readonly agents: AgentRegistryService,
     private readonly tasks: A2aTasksService,

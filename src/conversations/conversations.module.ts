@@ -14,6 +14,7 @@ import { KnowledgeGapsService } from './knowledge-gaps.service';
 import { RepliesController } from './replies.controller';
 import { ReplyLookupService } from './reply-lookup.service';
 import { ReplyStreamService } from './reply-streams';
+import { VisitorConversationReadsService } from './visitor-conversation-reads.service';
 import { VisitorConversationsController } from './visitor-conversations.controller';
 import { VisitorIdentity } from './visitor-identity';
 
@@ -35,7 +36,8 @@ import { VisitorIdentity } from './visitor-identity';
     ConversationTranscriptsService,
     KnowledgeGapsService,
     ReplyLookupService,
+    VisitorConversationReadsService,
   ],
-  exports: [ConversationsService, ReplyStreamService, VisitorIdentity, ConversationsClock, ConversationTranscriptsService, KnowledgeGapsService],
+  exports: [ConversationsService, ReplyStreamService, VisitorIdentity, ConversationsClock, ConversationTranscriptsService, KnowledgeGapsService, VisitorConversationReadsService],
 })
 export class ConversationsModule {}

@@ -1,7 +1,8 @@
 /**
  * Visitors' conversations: the chat pipeline's side (load the server's copy of the history before
- * a reply, save the exchange as it happens) and the visitor's (read them back after a reload,
- * "New chat", delete them).
+ * a reply, save the exchange as it happens, keep track of this server's turns until they are
+ * written) and the visitor's "New chat", delete and votes. Reading them back after a reload is
+ * VisitorConversationReadsService; the SQL of the turns' writes is turn-batch-writes.ts.
  *
  * - One open conversation per visitor, vertical and scope (for legal the jurisdiction and
  *   sub-region; '' elsewhere). The first question in a scope opens it; "New chat" closes it.
@@ -9,43 +10,37 @@
  *   question and a `streaming` reply once the first frame is out (and, within START_HOLD_MS,
  *   once no reply of this server is waiting for its first frame), then the reply's text, reply
  *   data, timings and status when it ends. Until then the reply's frames live in the reply stream.
- *   The starts and ends of a batch are written by three set-based statements whatever their
- *   number (messages inserted, replies updated, conversations' counters updated); only a turn
- *   whose conversation was not stored yet when it opened is written on its own.
+ *   The starts and ends of a batch are written together (writeTurns).
  * - The prompt's history is the server's copy. `conversationHistory` in the request is only used
  *   by a caller that sent no visitor cookie and whose conversation has nothing stored yet (a
  *   stateless API call): it is that caller's own context, and can never replace a stored one.
  */
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AdminEventsService } from '../admin-events/admin-events.service';
 import { newUsageEventId } from '../analytics/usage-event-id';
 import { APP_CONFIG, AppConfig, soleServer } from '../config/app-config';
-import { dialectOf } from '../database/data-source';
 import { changedRows, portableSql, readQuery } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
-import type { EnabledVerticalId } from '../shared/catalog/verticals';
-import { findSubRegion, getJurisdiction } from '../shared/catalog/jurisdictions';
-import type { ReplyData } from '../shared/contracts/chat';
-import {
-  VISITOR_MESSAGE_LIMIT,
-  type MessageStatus,
-  type NewChatRequest,
-  type ReplyStatus,
-  type VisitorConversation,
-  type VisitorMessage,
-} from '../shared/contracts/conversations';
-import { HANDOFF_STATES, type HandoffInfo } from '../shared/contracts/handoff';
+import type { MessageStatus, NewChatRequest } from '../shared/contracts/conversations';
+import type { MessageRow } from './conversation-rows';
+import { jurisdictionScopeOf, scopeKeyOf, scopeOf, type StoredVote, type Turn, type TurnOutcome, type TurnScope } from './conversation-turn';
 import { ConversationWriter, type WriteGroup, type WriteOp } from './conversation-writer';
 import { ConversationsClock } from './conversations-clock';
 import { MAX_HISTORY_ENTRIES, trimHistory, type HistoryEntry } from './history';
 import { HistoryMirror, type HistoryRow } from './history-mirror';
+import { writeVote } from './reply-votes';
 import { ReplyStreamService } from './reply-streams';
+import { ensureConversation, writeEnd, writeStart, writeTurns, type TurnWrite } from './turn-batch-writes';
 import type { Visitor } from './visitor-identity';
+
+// The turn's and the rows' types and helpers, where the chat pipeline, handoff and the console import them from.
+export { handoffInfoOf, MESSAGE_COLUMNS, replyDataOf, type HandoffColumns, type MessageRow } from './conversation-rows';
+export { jurisdictionScopeOf, scopeOf, type StoredVote, type Turn, type TurnOutcome, type TurnScope } from './conversation-turn';
+
 
 /** Rows read for the history (some may be skipped: empty or failed replies). */
 const HISTORY_ROWS = MAX_HISTORY_ENTRIES * 2;
-const TITLE_CHARS = 200;
 /**
  * How long a turn's start may wait for others to join its batch: replies starting together (a
  * burst) are written by one transaction after their first frames rather than one each among
@@ -64,189 +59,12 @@ const START_DEFER_MS = 50;
 export const START_HOLD_MS = 300;
 /** A reply waiting longer than this for its first frame no longer holds the starts (one whose pipeline failed before its turn opened is forgotten too). */
 const FIRST_FRAME_WAIT_MS = 10_000;
-/** Open conversations the chat page gets back (one per vertical and legal jurisdiction). */
-const VISITOR_CONVERSATION_LIMIT = 50;
 
-
-/** What a chat turn is about: the vertical and, for legal, the jurisdiction. */
-export interface TurnScope {
-  vertical: EnabledVerticalId;
-  jurisdiction?: { code: string; subRegion?: string };
-}
-
-/** A turn of a conversation: the question and its reply, from start to end. */
-export interface Turn {
-  replyId: string;
-  userMessageId: string;
-  requestId: string;
-  visitorKey: string;
-  conversationId: string;
-  vertical: string;
-  scope: string;
-  jurisdiction: string | null;
-  subJurisdiction: string | null;
-  channel: string;
-  language: string;
-  question: string;
-  startedAt: number;
-  /** The server's copy of the conversation before this question, oldest first (for the prompt). */
-  history: HistoryEntry[];
-  /** Nothing is stored yet in this conversation (a new one). */
-  fresh: boolean;
-  /** The conversation's row was read from the database when the turn opened (it is stored). */
-  known: boolean;
-  /** The question and the streaming reply were handed to the writer. */
-  saved: boolean;
-  /** "New chat" was pressed while the turn ran: if the turn opens the conversation, it opens it closed. */
-  closedAt?: number;
-  /** The visitor deleted their conversations while the turn ran: nothing more is written. */
-  deleted?: boolean;
-  /** How the reply ended (once it has). */
-  outcome?: TurnOutcome;
-  /** Asked again after a takeover: the server that stopped may have stored the question and the streaming reply. */
-  resumed?: boolean;
-}
-
-/** How a reply ended, as the message stores it. */
-export interface TurnOutcome {
-  status: Exclude<MessageStatus, 'streaming'>;
-  text: string;
-  data?: ReplyData;
-  answered?: boolean;
-  confidence?: number;
-  agentId?: string;
-  provider?: string;
-  model?: string;
-  executionMs: number;
-  ttftMs: number | null;
-  error?: { code: string; message: string };
-}
-
-/** A vote on a stored reply, with the question it answered. */
-export interface StoredVote {
-  replyId: string;
-  conversationId: string;
-  vertical: string;
-  question: string;
-  /** When the question was asked (epoch ms). */
-  askedAt: number;
-  vote: 'up' | 'down' | null;
-  previous: 'up' | 'down' | null;
-}
-
-interface ConversationRow extends HandoffColumns {
-  id: string;
-  vertical: string;
-  jurisdiction: string | null;
-  sub_jurisdiction: string | null;
-  language: string | null;
-  created_at: string | number;
-  updated_at: string | number;
-  queue_position: string | number | null;
-}
-
-/** A conversation's handoff columns, as read with raw SQL. */
-export interface HandoffColumns {
-  handoff_state: string;
-  handoff_version: string | number;
-  assignee_id: string | null;
-  assignee_name: string | null;
-  handoff_requested_at: string | number | null;
-}
-
-/** The columns' HandoffInfo (queue position and wait as given: only a waiting conversation has them). */
-export function handoffInfoOf(row: HandoffColumns, queuePosition: number | null = null, expectedWaitSeconds: number | null = null): HandoffInfo {
-  const state = (HANDOFF_STATES as readonly string[]).includes(row.handoff_state) ? (row.handoff_state as HandoffInfo['state']) : 'bot';
-  return {
-    state,
-    version: Number(row.handoff_version ?? 0),
-    assignee: row.assignee_id ? { id: row.assignee_id, name: row.assignee_name ?? '' } : null,
-    requestedAt: row.handoff_requested_at === null || row.handoff_requested_at === undefined || state === 'bot' ? null : new Date(Number(row.handoff_requested_at)).toISOString(),
-    queuePosition: state === 'waiting' ? queuePosition : null,
-    expectedWaitSeconds: state === 'waiting' ? expectedWaitSeconds : null,
-  };
-}
-
-export interface MessageRow {
-  id: string;
-  conversation_id: string;
-  role: 'user' | 'agent' | 'human' | 'note';
-  content: string;
-  status: MessageStatus;
-  language: string | null;
-  request_id: string | null;
-  created_at: string | number;
-  confidence: number | null;
-  answered: number | null;
-  feedback: 'up' | 'down' | null;
-  reply: string | null;
-  agent_id: string | null;
-  provider: string | null;
-  model: string | null;
-  execution_ms: string | number | null;
-  ttft_ms: string | number | null;
-  error_code: string | null;
-  error_message: string | null;
-  author_name: string | null;
-}
-
-export const MESSAGE_COLUMNS =
-  'id, conversation_id, role, content, status, language, request_id, created_at, confidence, answered, feedback, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message, author_name';
-
-/** A turn's start or end, as queued for the writer (written with the others of its batch: writeTurns). */
-type TurnWrite = { kind: 'start'; turn: Turn } | { kind: 'end'; turn: Turn; outcome: TurnOutcome; at: number };
+/** A turn's start or end, as queued for the writer. */
 interface TurnWriteOp extends WriteOp {
   write: TurnWrite;
 }
 
-const scopeKeyOf = (visitorKey: string, vertical: string, scope: string): string => `${visitorKey}\u0000${vertical}\u0000${scope}`;
-
-export function scopeOf(scope: TurnScope): string {
-  if (scope.vertical !== 'legal' || !scope.jurisdiction) return '';
-  return scope.jurisdiction.subRegion ? `${scope.jurisdiction.code}/${scope.jurisdiction.subRegion}` : scope.jurisdiction.code;
-}
-
-/** The scope's jurisdiction as a chat names it: the catalog's code and sub-region spelling ("gb", "sct" -> UK/Scotland). */
-export function jurisdictionScopeOf(code: string | undefined, subRegion: string | undefined): TurnScope['jurisdiction'] {
-  if (!code) return undefined;
-  const known = getJurisdiction(code);
-  if (!known) return { code: code.toUpperCase(), subRegion };
-  return { code: known.code, subRegion: findSubRegion(known, subRegion) ?? subRegion };
-}
-
-const iso = (ms: string | number) => new Date(Number(ms)).toISOString();
-/** Rows as one array per column (Postgres unnest parameters). */
-const columnsOf = (rows: unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
-const numberOrNull = (v: string | number | null) => (v === null || v === undefined ? null : Number(v));
-
-/** The reply data a stored reply carries (its text is the message's content). */
-export function replyDataOf(row: Pick<MessageRow, 'reply' | 'content' | 'id'>): ReplyData | null {
-  if (!row.reply) return null;
-  try {
-    return { ...(JSON.parse(row.reply) as Omit<ReplyData, 'response'>), response: row.content, replyId: row.id };
-  } catch {
-    return null;
-  }
-}
-
-/** The values of a reply's end, in the order of conversation_messages' end columns (id first). */
-function endRowOf(turn: Turn, outcome: TurnOutcome): unknown[] {
-  return [
-    turn.replyId,
-    outcome.text,
-    outcome.status,
-    outcome.confidence ?? null,
-    outcome.answered === undefined ? null : outcome.answered ? 1 : 0,
-    outcome.data ? JSON.stringify({ ...outcome.data, response: undefined }) : null,
-    outcome.agentId ?? null,
-    outcome.provider ?? null,
-    outcome.model ?? null,
-    outcome.executionMs,
-    outcome.ttftMs,
-    outcome.error?.code ?? null,
-    outcome.error ? outcome.error.message.slice(0, 500) : null,
-  ];
-}
 
 @Injectable()
 export class ConversationsService implements OnApplicationShutdown {
@@ -264,7 +82,7 @@ export class ConversationsService implements OnApplicationShutdown {
   /** The embedded mode's conversations history in memory (this server writes all of it): openTurn reads no statement. */
   private readonly mirror: HistoryMirror | undefined;
   /** The turns' starts and ends of a batch, written together (writeTurns). */
-  private readonly turnWrites: WriteGroup = { runAll: (m, ops) => this.writeTurns(m, ops.map((op) => (op as TurnWriteOp).write)) };
+  private readonly turnWrites: WriteGroup = { runAll: (m, ops) => writeTurns(this.dataSource, m, ops.map((op) => (op as TurnWriteOp).write)) };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -332,35 +150,7 @@ export class ConversationsService implements OnApplicationShutdown {
     let stored: StoredVote | undefined;
     await this.writer.enqueue({
       run: async (m) => {
-        stored = undefined;
-        const sql = (text: string) => this.sql(text);
-        const rows: { conversation_id: string; feedback: 'up' | 'down' | null; seq: string | number; created_at: string | number; vertical: string }[] = await m.query(
-          sql(`SELECT m.conversation_id, m.feedback, m.seq, m.created_at, c.vertical
-                 FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
-                WHERE m.id = $1 AND m.role = 'agent'`),
-          [replyId],
-        );
-        const reply = rows[0];
-        if (!reply) return;
-        const previous = reply.feedback;
-        if (previous !== vote) {
-          const delta = (which: 'up' | 'down') => (vote === which ? 1 : 0) - (previous === which ? 1 : 0);
-          await m.query(sql('UPDATE conversation_messages SET feedback = $2 WHERE id = $1'), [replyId, vote]);
-          await m.query(sql('UPDATE conversations SET up_votes = up_votes + $2, down_votes = down_votes + $3 WHERE id = $1'), [reply.conversation_id, delta('up'), delta('down')]);
-        }
-        const question: { content: string }[] = await m.query(
-          sql(`SELECT content FROM conversation_messages WHERE conversation_id = $1 AND role = 'user' AND seq < $2 ORDER BY seq DESC LIMIT 1`),
-          [reply.conversation_id, reply.seq],
-        );
-        stored = {
-          replyId,
-          conversationId: reply.conversation_id,
-          vertical: reply.vertical,
-          question: question[0]?.content ?? '',
-          askedAt: Number(reply.created_at),
-          vote,
-          previous,
-        };
+        stored = await writeVote(this.dataSource, m, replyId, vote);
       },
     });
     if (!stored) return;
@@ -477,7 +267,7 @@ export class ConversationsService implements OnApplicationShutdown {
     let stored = false;
     const written = this.writer.enqueue({
       skip: () => turn.deleted === true,
-      run: (m) => this.writeStart(m, turn),
+      run: (m) => writeStart(this.dataSource, m, turn),
       group: this.turnWrites,
       write: { kind: 'start', turn },
       written: () => {
@@ -510,7 +300,7 @@ export class ConversationsService implements OnApplicationShutdown {
     await this.writer.enqueue({
       skip: () => turn.deleted === true,
       run: async (m) => {
-        if (!turn.known) await this.ensureConversation(m, turn);
+        if (!turn.known) await ensureConversation(this.dataSource, m, turn);
         await m.query(
           this.sql(`INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
                     VALUES ($1, $2, 'user', $3, 'complete', $4, $5, $6)`),
@@ -567,7 +357,7 @@ export class ConversationsService implements OnApplicationShutdown {
     let stored = false;
     const written = this.writer.enqueue({
       skip: () => turn.deleted === true,
-      run: (m) => this.writeEnd(m, turn, outcome, at),
+      run: (m) => writeEnd(this.dataSource, m, turn, outcome, at),
       group: this.turnWrites,
       write: { kind: 'end', turn, outcome, at },
       written: () => {
@@ -613,164 +403,6 @@ export class ConversationsService implements OnApplicationShutdown {
     this.mirror?.clear();
   }
 
-  /**
-   * A batch's turn starts and ends, in queue order: a start whose conversation was not stored
-   * when the turn opened (or that was taken over from a stopped server) is written on its own (writeStart: it opens the conversation, or joins
-   * the one another server opened meanwhile); the others' messages go in with one INSERT, the
-   * ends with one UPDATE, and each conversation's counters, last activity, language and title
-   * with one UPDATE for all (the values the writes one by one would leave). A conversation
-   * deleted meanwhile by another server fails the INSERT: the batch is then written op by op.
-   */
-  private async writeTurns(m: EntityManager, writes: TurnWrite[]): Promise<void> {
-    // Also alone: a turn asked again after a takeover (the stopped server may have stored its messages).
-    const alone = (turn: Turn) => !turn.known || turn.resumed === true;
-    for (const w of writes) if (w.kind === 'start' && alone(w.turn)) await this.writeStart(m, w.turn);
-    const inserted: unknown[][] = [];
-    const ended = new Map<string, unknown[]>();
-    const counters = new Map<string, { messages: number; unanswered: number; at: number; language: string | null; title: string | null }>();
-    const countersOf = (id: string) => {
-      let c = counters.get(id);
-      if (!c) counters.set(id, (c = { messages: 0, unanswered: 0, at: 0, language: null, title: null }));
-      return c;
-    };
-    for (const w of writes) {
-      const { turn } = w;
-      if (w.kind === 'start') {
-        if (alone(turn)) continue;
-        inserted.push([turn.userMessageId, turn.conversationId, 'user', turn.question, 'complete', turn.language, null, turn.startedAt]);
-        inserted.push([turn.replyId, turn.conversationId, 'agent', '', 'streaming', turn.language, turn.requestId, turn.startedAt]);
-        const c = countersOf(turn.conversationId);
-        c.messages += 2;
-        c.at = turn.startedAt;
-        c.language = turn.language;
-        c.title ??= turn.question.slice(0, TITLE_CHARS);
-      } else {
-        const { outcome } = w;
-        // A reply ended twice keeps its last end, as the writes one by one would.
-        ended.delete(turn.replyId);
-        ended.set(turn.replyId, endRowOf(turn, outcome));
-        const c = countersOf(turn.conversationId);
-        c.unanswered += outcome.status === 'complete' && outcome.answered === false ? 1 : 0;
-        c.at = w.at;
-      }
-    }
-    const sqlite = dialectOf(this.dataSource) === 'sqlite';
-    if (inserted.length > 0) {
-      await m.query(
-        sqlite
-          ? `INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
-             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?) ORDER BY key`
-          : `INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
-             SELECT id, conversation_id, role, content, status, language, request_id, created_at
-               FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[], $8::bigint[])
-                    WITH ORDINALITY AS j(id, conversation_id, role, content, status, language, request_id, created_at, n)
-              ORDER BY n`,
-        sqlite ? [JSON.stringify(inserted)] : columnsOf(inserted, 8),
-      );
-    }
-    if (ended.size > 0) {
-      const rows = [...ended.values()];
-      await m.query(
-        sqlite
-          ? `UPDATE conversation_messages
-                SET content = j.content, status = j.status, confidence = j.confidence, answered = j.answered, reply = j.reply, agent_id = j.agent_id,
-                    provider = j.provider, model = j.model, execution_ms = j.execution_ms, ttft_ms = j.ttft_ms, error_code = j.error_code, error_message = j.error_message
-               FROM (SELECT value ->> 0 AS mid, value ->> 1 AS content, value ->> 2 AS status, value ->> 3 AS confidence, value ->> 4 AS answered,
-                            value ->> 5 AS reply, value ->> 6 AS agent_id, value ->> 7 AS provider, value ->> 8 AS model, value ->> 9 AS execution_ms,
-                            value ->> 10 AS ttft_ms, value ->> 11 AS error_code, value ->> 12 AS error_message FROM json_each(?)) AS j
-              WHERE conversation_messages.id = j.mid`
-          : `UPDATE conversation_messages AS m
-                SET content = j.content, status = j.status, confidence = j.confidence, answered = j.answered, reply = j.reply, agent_id = j.agent_id,
-                    provider = j.provider, model = j.model, execution_ms = j.execution_ms, ttft_ms = j.ttft_ms, error_code = j.error_code, error_message = j.error_message
-               FROM unnest($1::varchar[], $2::text[], $3::varchar[], $4::float8[], $5::smallint[], $6::text[], $7::varchar[], $8::varchar[], $9::varchar[],
-                           $10::bigint[], $11::bigint[], $12::varchar[], $13::varchar[])
-                    AS j(id, content, status, confidence, answered, reply, agent_id, provider, model, execution_ms, ttft_ms, error_code, error_message)
-              WHERE m.id = j.id`,
-        sqlite ? [JSON.stringify(rows)] : columnsOf(rows, 13),
-      );
-    }
-    if (counters.size > 0) {
-      const rows = [...counters].map(([id, c]) => [id, c.messages, c.unanswered, c.at, c.language, c.title]);
-      await m.query(
-        sqlite
-          ? `UPDATE conversations
-                SET message_count = conversations.message_count + j.messages, unanswered_count = conversations.unanswered_count + j.unanswered, updated_at = j.at,
-                    language = COALESCE(j.lang, conversations.language),
-                    title = CASE WHEN conversations.title = '' AND j.heading IS NOT NULL THEN j.heading ELSE conversations.title END
-               FROM (SELECT value ->> 0 AS cid, value ->> 1 AS messages, value ->> 2 AS unanswered, value ->> 3 AS at, value ->> 4 AS lang, value ->> 5 AS heading
-                       FROM json_each(?)) AS j
-              WHERE conversations.id = j.cid`
-          : `UPDATE conversations AS c
-                SET message_count = c.message_count + j.messages, unanswered_count = c.unanswered_count + j.unanswered, updated_at = j.at,
-                    language = COALESCE(j.language, c.language), title = CASE WHEN c.title = '' AND j.title IS NOT NULL THEN j.title ELSE c.title END
-               FROM unnest($1::varchar[], $2::int[], $3::int[], $4::bigint[], $5::varchar[], $6::varchar[]) AS j(id, messages, unanswered, at, language, title)
-              WHERE c.id = j.id`,
-        sqlite ? [JSON.stringify(rows)] : columnsOf(rows, 6),
-      );
-    }
-  }
-
-  private async writeStart(m: EntityManager, turn: Turn): Promise<void> {
-    const sql = (text: string) => this.sql(text);
-    if (turn.resumed) {
-      // The stopped server stored them already: they stay (in their conversation) and count once.
-      const mine: { conversation_id: string }[] = await m.query(sql('SELECT conversation_id FROM conversation_messages WHERE id = $1 OR id = $2'), [turn.userMessageId, turn.replyId]);
-      if (mine.length > 0) {
-        turn.conversationId = mine[0].conversation_id;
-        return;
-      }
-    }
-    await this.ensureConversation(m, turn);
-    await m.query(
-      sql(`INSERT INTO conversation_messages (id, conversation_id, role, content, status, language, request_id, created_at)
-           VALUES ($1, $2, 'user', $3, 'complete', $4, NULL, $5), ($6, $2, 'agent', '', 'streaming', $4, $7, $5)`),
-      [turn.userMessageId, turn.conversationId, turn.question, turn.language, turn.startedAt, turn.replyId, turn.requestId],
-    );
-    await m.query(
-      sql(`UPDATE conversations
-              SET message_count = message_count + 2, updated_at = $2, language = $3,
-                  title = CASE WHEN title = '' THEN $4 ELSE title END
-            WHERE id = $1`),
-      [turn.conversationId, turn.startedAt, turn.language, turn.question.slice(0, TITLE_CHARS)],
-    );
-  }
-
-  /** Stores the turn's conversation if it is not stored yet (or joins the scope's open one another server stored first). */
-  private async ensureConversation(m: EntityManager, turn: Turn): Promise<void> {
-    const sql = (text: string) => this.sql(text);
-    const existing: { id: string }[] = await m.query(sql('SELECT id FROM conversations WHERE id = $1'), [turn.conversationId]);
-    if (existing.length === 0) {
-      await m.query(
-        sql(`INSERT INTO conversations (id, visitor_key, vertical, scope, jurisdiction, sub_jurisdiction, language, channel, title,
-                                        message_count, unanswered_count, up_votes, down_votes, created_at, updated_at, closed_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, 0, 0, $10, $10, $11)
-             ON CONFLICT DO NOTHING`),
-        [turn.conversationId, turn.visitorKey, turn.vertical, turn.scope, turn.jurisdiction, turn.subJurisdiction, turn.language, turn.channel, turn.question.slice(0, TITLE_CHARS), turn.startedAt, turn.closedAt ?? null],
-      );
-      // Another server opened this scope's conversation first: the turn joins it.
-      const open: { id: string }[] = await m.query(
-        sql(`SELECT id FROM conversations WHERE id = $1
-             UNION ALL
-             SELECT id FROM conversations WHERE visitor_key = $2 AND vertical = $3 AND scope = $4 AND closed_at IS NULL`),
-        [turn.conversationId, turn.visitorKey, turn.vertical, turn.scope],
-      );
-      if (open[0]) turn.conversationId = open[0].id;
-    }
-  }
-
-  private async writeEnd(m: EntityManager, turn: Turn, outcome: TurnOutcome, at: number): Promise<void> {
-    await m.query(
-      this.sql(`UPDATE conversation_messages
-                   SET content = $2, status = $3, confidence = $4, answered = $5, reply = $6, agent_id = $7, provider = $8, model = $9,
-                       execution_ms = $10, ttft_ms = $11, error_code = $12, error_message = $13
-                 WHERE id = $1`),
-      endRowOf(turn, outcome),
-    );
-    await m.query(
-      this.sql('UPDATE conversations SET unanswered_count = unanswered_count + $2, updated_at = $3 WHERE id = $1'),
-      [turn.conversationId, outcome.status === 'complete' && outcome.answered === false ? 1 : 0, at],
-    );
-  }
 
   /**
    * Conversations with a message between `from` and `to` (epoch ms) and their messages, all of
@@ -786,55 +418,6 @@ export class ConversationsService implements OnApplicationShutdown {
   }
 
   // --- the visitor ------------------------------------------------------------------------------
-
-  /** The visitor's open conversations with their newest messages (the chat page after a reload). */
-  async listForVisitor(visitorKey: string): Promise<VisitorConversation[]> {
-    await this.writer.flush();
-    const conversations: ConversationRow[] = await this.dataSource.query(
-      this.sql(`SELECT c.id, c.vertical, c.jurisdiction, c.sub_jurisdiction, c.language, c.created_at, c.updated_at,
-                       c.handoff_state, c.handoff_version, c.assignee_id, c.assignee_name, c.handoff_requested_at,
-                       CASE WHEN c.handoff_state = 'waiting' THEN
-                         (SELECT COUNT(*) FROM conversations w WHERE w.handoff_state = 'waiting' AND w.handoff_requested_at <= c.handoff_requested_at)
-                       END AS queue_position
-                  FROM conversations c WHERE c.visitor_key = $1 AND c.closed_at IS NULL
-                 ORDER BY c.updated_at DESC LIMIT ${VISITOR_CONVERSATION_LIMIT}`),
-      [visitorKey],
-    );
-    if (conversations.length === 0) return [];
-    const ids = conversations.map((c) => c.id);
-    const messages: (MessageRow & { rn: string | number; total: string | number })[] = await this.dataSource.query(
-      this.sql(`SELECT * FROM (
-                  SELECT ${MESSAGE_COLUMNS}, seq,
-                         ROW_NUMBER() OVER (PARTITION BY conversation_id ORDER BY seq DESC) AS rn,
-                         COUNT(*) OVER (PARTITION BY conversation_id) AS total
-                    FROM conversation_messages WHERE conversation_id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) AND role <> 'note'
-                ) AS recent
-                WHERE rn <= ${VISITOR_MESSAGE_LIMIT}
-                ORDER BY conversation_id, seq`),
-      ids,
-    );
-    const byConversation = new Map<string, typeof messages>();
-    for (const m of messages) {
-      let list = byConversation.get(m.conversation_id);
-      if (!list) byConversation.set(m.conversation_id, (list = []));
-      list.push(m);
-    }
-    return conversations.map((c) => {
-      const rows = byConversation.get(c.id) ?? [];
-      return {
-        id: c.id,
-        vertical: c.vertical as VisitorConversation['vertical'],
-        jurisdiction: c.jurisdiction,
-        subJurisdiction: c.sub_jurisdiction,
-        language: c.language,
-        createdAt: iso(c.created_at),
-        updatedAt: iso(c.updated_at),
-        messages: rows.map((row) => this.visitorMessage(row)),
-        truncated: rows.length > 0 && Number(rows[0].total) > rows.length,
-        handoff: handoffInfoOf(c, c.queue_position === null || c.queue_position === undefined ? null : Number(c.queue_position)),
-      };
-    });
-  }
 
   /** "New chat": the scope's open conversation is closed; the next question opens another. */
   async newChat(visitorKey: string, request: NewChatRequest): Promise<number> {
@@ -902,37 +485,6 @@ export class ConversationsService implements OnApplicationShutdown {
     // Nothing of them stays: their questions' wording leaves the knowledge gaps too.
     if (replyIds.length > 0) await Promise.all([...this.deletedListeners].map((listener) => listener(replyIds)));
     return deleted;
-  }
-
-  /** A reply as stored, if it belongs to the visitor (GET /interact/replies/{id} once its stream expired). */
-  async storedReply(replyId: string, visitorKey: string): Promise<ReplyStatus | undefined> {
-    await this.writer.flush();
-    const rows: MessageRow[] = await this.dataSource.query(
-      this.sql(`SELECT ${MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ')}
-                  FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
-                 WHERE m.id = $1 AND m.role IN ('agent', 'human') AND c.visitor_key = $2`),
-      [replyId, visitorKey],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    const message = this.visitorMessage(row);
-    return { replyId, status: message.status, text: row.content, seq: 0, data: message.reply, error: message.error };
-  }
-
-  private visitorMessage(row: MessageRow): VisitorMessage {
-    return {
-      id: row.id,
-      role: row.role === 'note' ? 'human' : row.role,
-      content: row.content,
-      createdAt: iso(row.created_at),
-      status: this.statusOf(row),
-      language: row.language,
-      requestId: row.request_id,
-      reply: row.status === 'complete' ? replyDataOf(row) : null,
-      feedback: row.feedback,
-      error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
-      ...(row.role === 'human' ? { author: { name: row.author_name ?? '' } } : {}),
-    };
   }
 
   /** A reply still `streaming` long after any reply could have ended was cut off (its server stopped). */

@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import type { ReplyStatus } from '../shared/contracts/conversations';
-import { ConversationsService } from './conversations.service';
+import { VisitorConversationReadsService } from './visitor-conversation-reads.service';
 import { isFinal, type ReplyFrame } from './reply-frames';
 import { ReplyStreamService, textOf } from './reply-streams';
 
@@ -33,7 +33,7 @@ function notFound(): AppError {
 export class ReplyLookupService {
   constructor(
     private readonly streams: ReplyStreamService,
-    private readonly conversations: ConversationsService,
+    private readonly conversations: VisitorConversationReadsService,
   ) {}
 
   /** The reply's text so far and its status; not_found for a reply of another visitor or none. */

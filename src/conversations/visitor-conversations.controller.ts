@@ -12,6 +12,7 @@ import {
   type VisitorConversations,
 } from '../shared/contracts/conversations';
 import { ConversationsService } from './conversations.service';
+import { VisitorConversationReadsService } from './visitor-conversation-reads.service';
 import { VisitorIdentity } from './visitor-identity';
 
 import type { SuccessEnvelope as Envelope } from '../shared/contracts/http';
@@ -27,6 +28,7 @@ const CONVERSATION_ID = /^[0-9a-f-]{36}$/i;
 export class VisitorConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly reads: VisitorConversationReadsService,
     private readonly visitors: VisitorIdentity,
   ) {}
 
@@ -34,7 +36,7 @@ export class VisitorConversationsController {
   @Contract({ summary: "The visitor's current conversations (one per vertical and legal jurisdiction) with their newest messages", data: VisitorConversationsSchema })
   async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Envelope<VisitorConversations>> {
     const visitor = this.visitors.ensure(req, res);
-    return { success: true, data: { conversations: visitor.returning ? await this.conversations.listForVisitor(visitor.key) : [] } };
+    return { success: true, data: { conversations: visitor.returning ? await this.reads.listForVisitor(visitor.key) : [] } };
   }
 
   @Post('new')

@@ -9,7 +9,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, FindOptionsWhere, In, IsNull, Not, Repository } from 'typeorm';
 import type { CheckedAttachment, CheckedKnowledgeItem, KnowledgeAttachment as KnowledgeAttachmentView, KnowledgeItem as KnowledgeItemView, PublicKnowledgeItem } from '../shared/contracts/knowledge';
 import { EARLIEST_DATE_MS, LATEST_DATE_MS } from '../shared/contracts/rules';
 import { chunkContent, chunkStream } from './chunker';
@@ -320,7 +320,7 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-/** How long a source URL read for a reply is reused. */
+/** How old the map of source URLs may get before it is read again (off the request path). */
 const URL_CACHE_MS = 60_000;
 
 @Injectable()
@@ -333,8 +333,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   /** Chunks no search may return: those of items being (re)indexed or deleted in slices, by item. */
   private readonly hiddenByItem = new Map<string, Set<number>>();
   private readonly hiddenChunks = new Set<number>();
-  /** Source URLs read for replies, by item id (sourceUrls). */
-  private readonly urlCache = new Map<string, { url: string | null; at: number }>();
+  /** The source URL of every item that has one (imported web pages), by item id; see sourceUrls. */
+  private urls: { byItem: Map<string, string>; at: number } | undefined;
+  private urlsLoading: Promise<void> | undefined;
   /** Searches under way (a hidden item is shown again only once those that began before have ranked). */
   private readonly reads = new Set<Promise<unknown>>();
   /** Per item, the end of its last write: writes of one item never interleave their slices. */
@@ -410,6 +411,7 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
         const stored = await this.replaceAttachments(manager, id, attachments, now);
         return { stored, sliced: await this.reindexOrMark(manager, item, stored, 0) };
       });
+      this.rememberUrl(id, item.sourceUrl);
       const view = viewOf(item, stored.map((a) => viewOfAttachment(a, now)));
       if (sliced) await this.indexInSlices(item, stored);
       this.written();
@@ -447,12 +449,9 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Applies `patch` (a PUT sends every field) and re-indexes the item. */
   async update(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemView> {
-    this.urlCache.delete(id);
-    try {
-      return await this.updateItem(id, patch);
-    } finally {
-      this.urlCache.delete(id);
-    }
+    const view = await this.updateItem(id, patch);
+    this.rememberUrl(id, view.url);
+    return view;
   }
 
   private async updateItem(id: string, patch: KnowledgeItemPatch): Promise<KnowledgeItemView> {
@@ -512,12 +511,8 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Deletes the item and all its chunks. */
   async remove(id: string): Promise<void> {
-    this.urlCache.delete(id);
-    try {
-      await this.removeItem(id);
-    } finally {
-      this.urlCache.delete(id);
-    }
+    await this.removeItem(id);
+    this.rememberUrl(id, null);
   }
 
   private async removeItem(id: string): Promise<void> {
@@ -666,6 +661,8 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   /** Best-matching passages, regardless of item (raw BM25 scores). */
   async search(query: string, options: KnowledgeSearchOptions = {}): Promise<KnowledgePassage[]> {
     const limit = clampInt(options.limit, 10, 1, 100);
+    // The first search also reads the source URLs that retrievals cite (see sourceUrls).
+    if (!this.urls) await this.loadUrls();
     const chunks = await this.searchChunks(query, options.vertical, limit, true);
     return chunks.map((c) => ({ itemId: c.itemId, chunkId: c.chunkId, title: c.title, text: c.text, score: c.score }));
   }
@@ -787,28 +784,37 @@ export class KnowledgeService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
-   * The source URLs of the items that have one (imported web pages), by item id. Remembered for a
-   * minute per item (a warm retrieval stays one statement); this server's own writes forget the
-   * item at once, another server's change of an item's URL is seen within the minute.
+   * The source URLs of the items that have one (imported web pages), by item id. All of them are
+   * kept in memory (only imported pages have one), read with the first search and again, off the
+   * request path, once the map is older than URL_CACHE_MS: a warm retrieval reads nothing. This
+   * server's own writes change the map at once; another server's within that time.
    */
   private async sourceUrls(ids: string[]): Promise<Map<string, string>> {
+    if (!this.urls) await this.loadUrls();
+    else if (Date.now() - this.urls.at > URL_CACHE_MS) void this.loadUrls().catch(() => undefined);
     const found = new Map<string, string>();
-    const now = Date.now();
-    const missing = ids.filter((id) => {
-      const known = this.urlCache.get(id);
-      if (!known || now - known.at > URL_CACHE_MS) return true;
-      if (known.url) found.set(id, known.url);
-      return false;
-    });
-    if (missing.length === 0) return found;
-    const rows = await this.items.find({ select: { id: true, sourceUrl: true }, where: { id: In(missing) } });
-    if (this.urlCache.size > 10_000) this.urlCache.clear();
-    for (const id of missing) this.urlCache.set(id, { url: null, at: now });
-    for (const row of rows) {
-      this.urlCache.set(row.id, { url: row.sourceUrl ?? null, at: now });
-      if (row.sourceUrl) found.set(row.id, row.sourceUrl);
+    for (const id of ids) {
+      const url = this.urls?.byItem.get(id);
+      if (url) found.set(id, url);
     }
     return found;
+  }
+
+  private loadUrls(): Promise<void> {
+    this.urlsLoading ??= (async () => {
+      const rows = await this.items.find({ select: { id: true, sourceUrl: true }, where: { sourceUrl: Not(IsNull()) } });
+      this.urls = { byItem: new Map(rows.map((row) => [row.id, row.sourceUrl!])), at: Date.now() };
+    })().finally(() => {
+      this.urlsLoading = undefined;
+    });
+    return this.urlsLoading;
+  }
+
+  /** This server's write of an item: its URL (or none) is known at once. */
+  private rememberUrl(id: string, url: string | null | undefined): void {
+    if (!this.urls) return;
+    if (url) this.urls.byItem.set(id, url);
+    else this.urls.byItem.delete(id);
   }
 
   /** Chunks with a jurisdiction outside `allowed` (of one vertical, or of all). */

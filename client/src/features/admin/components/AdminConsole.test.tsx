@@ -84,4 +84,14 @@ describe('admin console shell', () => {
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).not.toContain('API keys');
     expect(screen.getByRole('tab', { name: 'Security' })).toBeInTheDocument();
   });
+
+  it('shows an agent Knowledge, Conversations and Security only: no configuration, analytics, budgets, keys or widgets', async () => {
+    await signedInConsole({ ...USER, role: 'agent' });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Knowledge Base', 'Conversations', 'Security']);
+  });
+
+  it('shows a viewer what they may read (Knowledge, Analytics, Conversations) and Security, nothing to configure', async () => {
+    await signedInConsole({ ...USER, role: 'viewer' });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Knowledge Base', 'Analytics', 'Conversations', 'Security']);
+  });
 });

@@ -18,10 +18,10 @@ export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversa
 
 const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?: AccessRule }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
-  { id: 'configuration', label: CONSOLE.tabs.configuration, icon: Settings },
-  { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn },
+  { id: 'configuration', label: CONSOLE.tabs.configuration, icon: Settings, access: 'configuration' },
+  { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn, access: 'analyticsRead' },
   { id: 'conversations', label: CONSOLE.tabs.conversations, icon: MessagesSquare },
-  { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet },
+  { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet, access: 'budgets' },
   { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound, access: 'apiKeys' },
   { id: 'widgets', label: CONSOLE.tabs.widgets, icon: AppWindow, access: 'widgets' },
   { id: 'security', label: CONSOLE.tabs.security, icon: ShieldCheck },
