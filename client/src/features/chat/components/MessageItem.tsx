@@ -113,7 +113,8 @@ function ReplyMeta({ message, question, onAskIn, actions }: { message: ChatMessa
 /** Copy, Retry / Regenerate and the thumbs: one row of 44 px buttons that never changes height. */
 function ActionRow({ message, actions }: { message: ChatMessage; actions?: ReplyActions }) {
   const t = useStrings().actions;
-  const again = actions?.again;
+  // A person's message is not the assistant's to write again.
+  const again = message.author ? undefined : actions?.again;
   const copyable = !message.error && message.content.trim() !== '';
   if (!copyable && !again && !message.metadata?.replyId) return null;
   return (
