@@ -18,6 +18,7 @@ export const CONSOLE = {
     configuration: 'Configuration',
     analytics: 'Analytics',
     conversations: 'Conversations',
+    inbox: 'Inbox',
     budgets: 'Budgets',
     apiKeys: 'API keys',
     widgets: 'Widgets',

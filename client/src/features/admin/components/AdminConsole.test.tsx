@@ -53,7 +53,7 @@ describe('admin console shell', () => {
   it('has its tabs, Knowledge Base selected by default; clicking or arrow keys switch the panel', async () => {
     await signedInConsole();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Budgets', 'API keys', 'Widgets', 'Team', 'Audit', 'Security']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Knowledge Base', 'Configuration', 'Analytics', 'Conversations', 'Inbox', 'Budgets', 'API keys', 'Widgets', 'Team', 'Audit', 'Security']);
     expect(screen.getByRole('tab', { name: 'Knowledge Base' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Knowledge Base');
 
@@ -66,6 +66,9 @@ describe('admin console shell', () => {
     await user.keyboard('{ArrowRight}');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Conversations' })).toHaveFocus());
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Conversations');
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Inbox' })).toHaveFocus());
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Inbox');
     await user.keyboard('{ArrowRight}');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Budgets' })).toHaveFocus());
     expect(screen.getByRole('tabpanel')).toHaveAccessibleName('Budgets');
@@ -94,12 +97,12 @@ describe('admin console shell', () => {
     expect(screen.getByRole('tab', { name: 'Security' })).toBeInTheDocument();
   });
 
-  it('shows an agent Knowledge, Conversations and Security only: no configuration, analytics, budgets, keys or widgets', async () => {
+  it('shows an agent Knowledge, Conversations, Inbox and Security only: no configuration, analytics, budgets, keys or widgets', async () => {
     await signedInConsole({ ...USER, role: 'agent' });
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Knowledge Base', 'Conversations', 'Security']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Knowledge Base', 'Conversations', 'Inbox', 'Security']);
   });
 
-  it('shows a viewer what they may read (Knowledge, Analytics, Conversations) and Security, nothing to configure', async () => {
+  it('shows a viewer what they may read (Knowledge, Analytics, Conversations) and Security, no Inbox, nothing to configure', async () => {
     await signedInConsole({ ...USER, role: 'viewer' });
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Knowledge Base', 'Analytics', 'Conversations', 'Security']);
   });

@@ -1,4 +1,4 @@
-import { AppWindow, BookOpen, ChartColumn, KeyRound, MessagesSquare, ScrollText, Settings, ShieldCheck, Users, Wallet, type LucideIcon } from 'lucide-react';
+import { AppWindow, BookOpen, ChartColumn, Inbox, KeyRound, MessagesSquare, ScrollText, Settings, ShieldCheck, Users, Wallet, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { AnalyticsTab } from '../analytics/AnalyticsTab';
 import { ApiKeysTab } from '../api-keys/ApiKeysTab';
@@ -7,6 +7,8 @@ import { BudgetsTab } from '../budgets/BudgetsTab';
 import { ConfigurationTab } from '../configuration/ConfigurationTab';
 import { ConsoleNavigationContext, type ConsoleNavigation, type KnowledgeDraft } from '../console-navigation';
 import { ConversationsTab } from '../conversations/ConversationsTab';
+import { InboxTab } from '../inbox/InboxTab';
+import { useInboxWatch } from '../inbox/hooks/useInbox';
 import { KnowledgeTab } from '../knowledge/KnowledgeTab';
 import { SecurityTab } from '../security/SecurityTab';
 import { TeamTab } from '../team/TeamTab';
@@ -16,13 +18,14 @@ import { useAuth } from '../../auth';
 import { can, type AccessRule } from '@shared/contracts/roles';
 import { AdminHeader } from './AdminHeader';
 
-export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'budgets' | 'api-keys' | 'widgets' | 'team' | 'audit' | 'security';
+export type AdminTabId = 'knowledge' | 'configuration' | 'analytics' | 'conversations' | 'inbox' | 'budgets' | 'api-keys' | 'widgets' | 'team' | 'audit' | 'security';
 
 const ALL_TABS: Array<{ id: AdminTabId; label: string; icon: LucideIcon; access?: AccessRule }> = [
   { id: 'knowledge', label: CONSOLE.tabs.knowledge, icon: BookOpen },
   { id: 'configuration', label: CONSOLE.tabs.configuration, icon: Settings, access: 'configuration' },
   { id: 'analytics', label: CONSOLE.tabs.analytics, icon: ChartColumn, access: 'analyticsRead' },
   { id: 'conversations', label: CONSOLE.tabs.conversations, icon: MessagesSquare },
+  { id: 'inbox', label: CONSOLE.tabs.inbox, icon: Inbox, access: 'conversationsAnswer' },
   { id: 'budgets', label: CONSOLE.tabs.budgets, icon: Wallet, access: 'budgets' },
   { id: 'api-keys', label: CONSOLE.tabs.apiKeys, icon: KeyRound, access: 'apiKeys' },
   { id: 'widgets', label: CONSOLE.tabs.widgets, icon: AppWindow, access: 'widgets' },
@@ -36,6 +39,7 @@ const PANELS: Record<AdminTabId, ComponentType> = {
   configuration: ConfigurationTab,
   analytics: AnalyticsTab,
   conversations: ConversationsTab,
+  inbox: InboxTab,
   budgets: BudgetsTab,
   'api-keys': ApiKeysTab,
   widgets: WidgetsTab,
@@ -43,6 +47,12 @@ const PANELS: Record<AdminTabId, ComponentType> = {
   audit: AuditTab,
   security: SecurityTab,
 };
+
+/** Keeps the inbox live while the console is open, its unread count in the page title. */
+function InboxWatch() {
+  useInboxWatch(CONSOLE.title);
+  return null;
+}
 
 /**
  * The console shell: header and the tabs (Knowledge Base first), keyboard navigable as an ARIA
@@ -98,6 +108,7 @@ export function AdminConsole() {
 
   return (
     <div className="admin-page">
+      {can(user?.role, 'conversationsAnswer') && <InboxWatch />}
       <AdminHeader />
       <main className="admin-main">
         <div className="admin-tabs" role="tablist" aria-label={CONSOLE.tabsLabel}>
