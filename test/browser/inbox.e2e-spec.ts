@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AdminUsersService } from '../../src/auth/admin-users.service';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
-import { ask, axeViolations, closePage, collectErrors, finished, openConsole, openPage } from './support/chat-page';
+import { ask, axeViolations, closePage, collectErrors, finished, openConsole, openPage, type BrowserGlobals } from './support/chat-page';
 
 jest.setTimeout(120000);
 
@@ -51,7 +51,7 @@ describeBrowser('the Inbox tab: a visitor and an agent in Chromium', () => {
 
     // Live: the request reaches the open agentPage over /admin, and the title counts the unread.
     await waitingRow(agentPage).waitFor({ timeout: 10000 });
-    await agentPage.waitForFunction(() => /^\(\d+\) Admin Dashboard$/.test(document.title), undefined, { timeout: 10000 });
+    await agentPage.waitForFunction(() => /^\(\d+\) Admin Dashboard$/.test((globalThis as unknown as BrowserGlobals).document.title), undefined, { timeout: 10000 });
 
     await waitingRow(agentPage).click();
     const conversation = agentPage.getByRole('article');
@@ -71,7 +71,7 @@ describeBrowser('the Inbox tab: a visitor and an agent in Chromium', () => {
     expect(await human.locator('.message-author').textContent()).toContain(agent.name);
     await conversation.getByText(`Reply · ${agent.name}`).waitFor({ timeout: 10000 });
     // Answered: nothing unread is left in the title.
-    await agentPage.waitForFunction(() => document.title === 'Admin Dashboard', undefined, { timeout: 10000 });
+    await agentPage.waitForFunction(() => (globalThis as unknown as BrowserGlobals).document.title === 'Admin Dashboard', undefined, { timeout: 10000 });
 
     await conversation.getByRole('checkbox', { name: 'Internal note' }).check();
     await conversation.getByRole('textbox', { name: 'Internal note' }).fill('Asked about a made-up word; check the glossary.');
