@@ -48,7 +48,8 @@ function InboxList({ title, items, empty, selectedId, onSelect, me }: { title: s
                     <span className="kb-row-title-text">{item.title || INBOX.untitled}</span>
                     {item.unread > 0 && <span className="ib-unread">{INBOX.unread(item.unread)}</span>}
                   </span>
-                  {item.question && <span className="kb-row-preview">{item.question}</span>}
+                  {/* The question that led to the handoff, when it is not the first question already shown. */}
+                  {item.question && item.question !== item.title && <span className="kb-row-preview">{item.question}</span>}
                   <span className="kb-row-meta">
                     <span className="kb-badge is-vertical">{verticalName(item.vertical)}</span>
                     {item.language && <span className="kb-badge">{languageName(item.language)}</span>}
@@ -217,7 +218,7 @@ function ConversationPane({ data, onClose, mayAssign, me }: { data: InboxConvers
           </button>
         </form>
       )}
-      {item.question && (
+      {item.question && item.question !== item.title && (
         <p className="ib-question">
           <strong>{INBOX.question}:</strong> {item.question}
         </p>
