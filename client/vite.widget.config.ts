@@ -16,9 +16,13 @@ export default defineConfig({
     sourcemap: false,
     rollupOptions: {
       input: fileURLToPath(new URL('widget.html', import.meta.url)),
-      // Chunks loaded on demand (the Markdown renderer) go to assets/lazy/: the page's budget
-      // counts what the iframe loads before the chat shows (assets/*.js), the lazy ones their own.
-      output: { chunkFileNames: (chunk) => (chunk.isDynamicEntry ? 'assets/lazy/[name]-[hash].js' : 'assets/[name]-[hash].js') },
+      // Chunks loaded on demand go to folders of their own: the Markdown renderer to assets/lazy/,
+      // the dictionaries other than English to assets/lang/. The page's budget counts what the
+      // iframe loads before the chat shows (assets/*.js), the others their own.
+      output: {
+        chunkFileNames: (chunk) =>
+          !chunk.isDynamicEntry ? 'assets/[name]-[hash].js' : /[\\/]i18n[\\/]/.test(chunk.facadeModuleId ?? '') ? 'assets/lang/[name]-[hash].js' : 'assets/lazy/[name]-[hash].js',
+      },
     },
   },
 });

@@ -28,7 +28,7 @@ import { useChatConnection, useShownStatus } from './hooks/useChatConnection';
 import { scopeKeyOf, useConversations } from './hooks/useConversations';
 import { usePublicSettings } from './hooks/usePublicSettings';
 import { useSpeechRecognition, voiceErrorMessage } from './hooks/useSpeechRecognition';
-import { StringsProvider, stringsFor, type ChatStrings } from './i18n';
+import { StringsProvider, stringsFor, useDictionary, type ChatStrings } from './i18n';
 import { readPreferences, savePreferences } from './state/preferences';
 import './chat.css';
 
@@ -182,7 +182,7 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   const rememberedLanguage = Boolean(remembered.language && getLanguageByCode(remembered.language));
   const languageTouched = useRef(rememberedLanguage && !remembered.languageDetected);
   const languageDetected = useRef(rememberedLanguage && Boolean(remembered.languageDetected));
-  const t = stringsFor(language.code);
+  const t = useDictionary(language.code);
   // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
   const isEnabled = (id: VerticalId) =>
     Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false && (!widget || widget.verticals.includes(id));

@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LANGUAGES } from '@shared/catalog/languages';
-import { DICTIONARIES, en, stringsFor } from './i18n';
+import { en, loadAllStrings, stringsFor } from './i18n';
 import { fakeFetch, renderChat, serverSays } from './testing/render-chat';
 import { makeReplyData } from './testing/factories';
 
@@ -12,6 +12,8 @@ function texts(value: unknown, path = ''): [string, string][] {
   if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => texts(v, path ? `${path}.${k}` : k));
   return [];
 }
+
+const DICTIONARIES = await loadAllStrings();
 
 const input = () => screen.getByRole('textbox');
 
@@ -27,6 +29,16 @@ describe('interface languages', () => {
     expect(Object.keys(DICTIONARIES).sort()).toEqual(LANGUAGES.map((l) => l.code).sort());
     const keys = texts(en).map(([k]) => k);
     for (const code of Object.keys(DICTIONARIES)) expect(texts(DICTIONARIES[code]).map(([k]) => k)).toEqual(keys);
+  });
+
+  it('loads a dictionary other than English only when asked: English until it has arrived', async () => {
+    vi.resetModules();
+    const fresh = await import('./i18n');
+    expect(fresh.stringsFor('de')).toBe(fresh.en);
+    const de = await fresh.loadStrings('de');
+    expect(de.chat.send).not.toBe(fresh.en.chat.send);
+    expect(fresh.stringsFor('de')).toBe(de);
+    expect(await fresh.loadStrings('xx')).toBe(fresh.en);
   });
 
   it('translates the texts (other than names kept as they are: the brand, codes, Online)', () => {
