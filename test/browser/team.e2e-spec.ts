@@ -2,8 +2,8 @@
  * A team in Chromium against the built client and the real server: an owner invites a member as
  * an agent from the Team tab; the link in the outbox mail opens the invitation page, where the
  * agent sets a name and a password; the agent signs in and sees Knowledge Base and Conversations
- * but not Configuration, Budgets, Team or Audit, and the server refuses those routes (403) to
- * their session. Screenshots go to test-artifacts/.
+ * but not Configuration, Budgets, Team or Audit, with no control that changes knowledge, and the
+ * server refuses those routes (403) to their session. Screenshots go to test-artifacts/.
  */
 import type { Browser, Page } from 'playwright-core';
 import { AdminUsersService } from '../../src/auth/admin-users.service';
@@ -80,6 +80,10 @@ describeBrowser('team: invite an agent, accept the link, and what the agent may 
       const tabs = await invited.getByRole('tab').allInnerTexts();
       expect(tabs).toEqual(expect.arrayContaining(['Knowledge Base', 'Conversations']));
       for (const hidden of ['Configuration', 'Budgets', 'Team', 'Audit', 'API keys']) expect(tabs).not.toContain(hidden);
+      // The knowledge is theirs to read, not to change.
+      await invited.getByRole('heading', { name: 'Knowledge Items' }).waitFor();
+      expect(await invited.getByRole('button', { name: 'New knowledge item' }).count()).toBe(0);
+      expect(await invited.getByRole('region', { name: 'Quick Upload Document' }).count()).toBe(0);
       await screenshot(invited, 'team-agent-console-1280');
 
       // The server refuses the agent's session on what the console hides.

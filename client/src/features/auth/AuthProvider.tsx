@@ -53,7 +53,8 @@ export interface AuthContextValue {
   refreshToken(): Promise<boolean>;
 }
 
-const AuthContext = createContext<AuthContextValue | null>(null);
+/** Exported for tests that mount one console tab with a member of a given role (testing/render-auth). */
+export const AuthContext = createContext<AuthContextValue | null>(null);
 
 function describe(error: unknown, fallback: string): string {
   return serverMessage(error) ?? (error instanceof Error && error.message ? `${fallback}: ${error.message}` : fallback);

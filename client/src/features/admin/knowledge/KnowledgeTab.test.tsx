@@ -38,6 +38,7 @@ describe('KnowledgeTab: the list panel', () => {
     expect(filter).toHaveValue('all');
     expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Verticals', 'Customer Support', 'Employee Support', 'Legal Advisor', 'Sales Advisor']);
     expect(screen.getByRole('region', { name: 'Quick Upload Document' })).toHaveTextContent('TXT, JSON, PDF, DOCX, Markdown, HTML, CSV, XLSX');
+    expect(screen.getByRole('region', { name: 'Import website' })).toBeInTheDocument();
     expect(screen.getByText(placeholder)).toBeInTheDocument();
     await screen.findByRole('list', { name: 'Knowledge Items' });
     // vertical and search are left out for 'all' and an empty search.
@@ -111,6 +112,27 @@ describe('KnowledgeTab: the list panel', () => {
     await waitFor(() => expect(server.listQueries()).toHaveLength(3));
     unmount();
     expect(live.feed.disconnected).toBe(true);
+  });
+});
+
+describe('KnowledgeTab: members who may only read (agents, viewers)', () => {
+  it.each(['agent', 'viewer'] as const)('a %s reads items with no way to add, import, edit, delete or remove attachments', async (role) => {
+    fakeKnowledgeServer(seed());
+    renderTab({}, role);
+    await screen.findByRole('list', { name: 'Knowledge Items' });
+    expect(screen.queryByRole('button', { name: 'New knowledge item' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Quick Upload Document' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Import website' })).not.toBeInTheDocument();
+
+    row('Warranty claims').click();
+    expect(await screen.findByRole('heading', { name: 'Knowledge Item' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Title')).toHaveValue('Warranty claims');
+    expect(screen.getByLabelText('Title')).toBeDisabled();
+    expect(screen.getByLabelText('Content')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: /Save/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Preview steps.txt' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Remove steps.txt' })).not.toBeInTheDocument();
   });
 });
 

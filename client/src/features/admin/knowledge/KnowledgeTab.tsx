@@ -16,6 +16,8 @@ import { connectKnowledgeFeed, useKnowledgeLive, type KnowledgeFeed } from './ho
 import { useQuickUpload, withReason } from './hooks/useQuickUpload';
 import { loadPdfJs as loadBundledPdfJs, type PdfJsModule } from './pdf/pdf-text';
 import { KNOWLEDGE } from './strings';
+import { useAuth } from '../../auth';
+import { can } from '@shared/contracts/roles';
 import './knowledge.css';
 
 /** How long a delete can be undone: the server is asked to delete only once it has passed. */
@@ -43,6 +45,9 @@ export interface KnowledgeTabProps {
  * as `knowledge:changed` and reload it too.
  */
 export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = loadBundledPdfJs, undoDeleteMs = UNDO_DELETE_MS }: KnowledgeTabProps) {
+  const { user } = useAuth();
+  // Agents and viewers read the knowledge: no adding, importing, editing or deleting for them.
+  const writable = can(user?.role, 'knowledgeWrite');
   const [search, setSearch] = useState('');
   const [vertical, setVertical] = useState('all');
   // The jurisdiction filter applies to the Legal vertical only.
@@ -201,10 +206,10 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
         onVerticalChange={setVertical}
         onJurisdictionChange={(jurisdiction, subRegion) => setScope({ jurisdiction, subRegion })}
         onSelect={(item) => open({ mode: 'edit', item })}
-        onNew={() => open({ mode: 'create' })}
+        onNew={writable ? () => open({ mode: 'create' }) : undefined}
       >
-        <QuickUpload progress={quickUpload.progress} onFile={(file) => void quickUpload.upload(file)} />
-        <SiteImportPanel defaultVertical={vertical} onChanged={invalidate} />
+        {writable && <QuickUpload progress={quickUpload.progress} onFile={(file) => void quickUpload.upload(file)} />}
+        {writable && <SiteImportPanel defaultVertical={vertical} onChanged={invalidate} />}
         <EmbeddingProgress />
       </KnowledgeList>
 
@@ -221,6 +226,7 @@ export function KnowledgeTab({ connectFeed = connectKnowledgeFeed, loadPdfJs = l
             saving={save.isPending}
             deleting={remove.isPending}
             saveProblem={saveProblem}
+            readOnly={!writable}
             onSave={onSave}
             onDelete={onDelete}
             onClose={close}

@@ -4,6 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleNavigationContext, type ConsoleNavigation } from '../console-navigation';
+import { asMember } from '../../auth/testing/render-auth';
 import { KnowledgeTab } from './KnowledgeTab';
 import { fakeFeed, fakeKnowledgeServer } from './testing/fake-knowledge-server';
 import { loadLegacyPdfJs } from './testing/legacy-pdfjs';
@@ -25,7 +26,7 @@ describe('KnowledgeTab with a draft from Knowledge gaps', () => {
     render(
       <QueryClientProvider client={client}>
         <ConsoleNavigationContext.Provider value={navigation}>
-          <KnowledgeTab connectFeed={fakeFeed().connect} loadPdfJs={loadLegacyPdfJs} />
+          {asMember(<KnowledgeTab connectFeed={fakeFeed().connect} loadPdfJs={loadLegacyPdfJs} />)}
         </ConsoleNavigationContext.Provider>
       </QueryClientProvider>,
     );

@@ -20,6 +20,7 @@ export const KNOWLEDGE = {
   editor: {
     newTitle: 'New Knowledge Item',
     editTitle: 'Edit Knowledge Item',
+    viewTitle: 'Knowledge Item',
     save: 'Save',
     saving: 'Saving...',
     delete: 'Delete',

@@ -14,7 +14,8 @@ export interface DraftAttachment {
 }
 
 /** 'Supporting Documents': name, size, preview and remove per attachment. */
-export function AttachmentList(props: { attachments: DraftAttachment[]; onPreview(attachment: DraftAttachment): void; onRemove(id: string): void }) {
+/** `onRemove` absent: the list is read only (a member who may not edit knowledge). */
+export function AttachmentList(props: { attachments: DraftAttachment[]; onPreview(attachment: DraftAttachment): void; onRemove?(id: string): void }) {
   const { attachments, onPreview, onRemove } = props;
   const S = KNOWLEDGE.attachments;
   if (attachments.length === 0) return <p className="kb-attachments-empty">{S.none}</p>;
@@ -32,9 +33,11 @@ export function AttachmentList(props: { attachments: DraftAttachment[]; onPrevie
             <button type="button" className="kb-icon-button" onClick={() => onPreview(attachment)} aria-label={S.preview(attachment.name)} title={S.preview(attachment.name)}>
               <Eye size={16} aria-hidden="true" />
             </button>
-            <button type="button" className="kb-icon-button is-danger" onClick={() => onRemove(attachment.id)} aria-label={S.remove(attachment.name)} title={S.remove(attachment.name)}>
-              <X size={16} aria-hidden="true" />
-            </button>
+            {onRemove && (
+              <button type="button" className="kb-icon-button is-danger" onClick={() => onRemove(attachment.id)} aria-label={S.remove(attachment.name)} title={S.remove(attachment.name)}>
+                <X size={16} aria-hidden="true" />
+              </button>
+            )}
           </li>
         );
       })}

@@ -33,6 +33,8 @@ export interface KnowledgeEditorProps {
   deleting: boolean;
   /** Why the last save was refused (the contract's or the server's words), shown above the fields. */
   saveProblem?: string | null;
+  /** A member who may read but not change knowledge: the fields are shown disabled, no Save or Delete. */
+  readOnly?: boolean;
   onSave(input: KnowledgeItemInput): void;
   onDelete(): void;
   onClose(): void;
@@ -61,7 +63,7 @@ function problemText(name: string, reason: 'not-yet-supported' | 'unsupported' |
  * checks: the server's verdict shows as the save alert.
  */
 export function KnowledgeEditor(props: KnowledgeEditorProps) {
-  const { item, draft, storedContent, storedContentFailed, saving, deleting, saveProblem, onSave, onDelete, onClose, notify } = props;
+  const { item, draft, storedContent, storedContentFailed, saving, deleting, saveProblem, readOnly = false, onSave, onDelete, onClose, notify } = props;
   const ids = useId();
   const E = KNOWLEDGE.editor;
   const initial = item ?? (draft ? { ...NEW_ITEM, title: draft.title, content: draft.content ?? '', vertical: VERTICAL_OPTIONS.includes(draft.vertical) ? draft.vertical : NEW_ITEM.vertical } : NEW_ITEM);
@@ -135,13 +137,15 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
   return (
     <form className="kb-editor" onSubmit={submit} aria-labelledby={`${ids}-heading`}>
       <div className="kb-editor-head">
-        <h2 id={`${ids}-heading`}>{item ? E.editTitle : E.newTitle}</h2>
+        <h2 id={`${ids}-heading`}>{readOnly ? E.viewTitle : item ? E.editTitle : E.newTitle}</h2>
         <div className="kb-editor-actions">
-          <button type="submit" className="kb-button is-primary" disabled={busy}>
-            {saving ? <Loader2 size={16} className="kb-spin" aria-hidden="true" /> : <Save size={16} aria-hidden="true" />}
-            {saving ? E.saving : E.save}
-          </button>
-          {item && (
+          {!readOnly && (
+            <button type="submit" className="kb-button is-primary" disabled={busy}>
+              {saving ? <Loader2 size={16} className="kb-spin" aria-hidden="true" /> : <Save size={16} aria-hidden="true" />}
+              {saving ? E.saving : E.save}
+            </button>
+          )}
+          {item && !readOnly && (
             <button type="button" className="kb-button is-danger" onClick={onDelete} disabled={busy}>
               {deleting ? <Loader2 size={16} className="kb-spin" aria-hidden="true" /> : <Trash2 size={16} aria-hidden="true" />}
               {deleting ? E.deleting : E.delete}
@@ -153,6 +157,7 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
         </div>
       </div>
 
+      <fieldset className="kb-fields" disabled={readOnly}>
       {showProblem && (
         <p className="kb-save-problem" role="alert">
           {saveProblem}
@@ -229,16 +234,19 @@ export function KnowledgeEditor(props: KnowledgeEditorProps) {
           {E.tagsHint}
         </span>
       </div>
+      </fieldset>
 
       <section className="kb-documents" aria-labelledby={`${ids}-documents`}>
         <h3 id={`${ids}-documents`}>{A.title}</h3>
-        <AttachmentList attachments={attachments} onPreview={setPreviewing} onRemove={(id) => setAttachments((current) => current.filter((a) => a.id !== id))} />
+        <AttachmentList attachments={attachments} onPreview={setPreviewing} onRemove={readOnly ? undefined : (id) => setAttachments((current) => current.filter((a) => a.id !== id))} />
+        {!readOnly && (
         <FileDropZone label={A.add} accept={ATTACHMENT_ACCEPT} multiple onFiles={(files) => void addFiles(files)}>
           <UploadCloud size={22} aria-hidden="true" />
           <span className="kb-drop-prompt">{A.dropPrompt}</span>
           <span className="kb-drop-hint">{A.dropHint}</span>
           <span className="kb-drop-hint">{A.notYetSupported}</span>
         </FileDropZone>
+        )}
         {reading > 0 && (
           <div className="kb-progress" role="status">
             <span>{A.reading(reading)}</span>

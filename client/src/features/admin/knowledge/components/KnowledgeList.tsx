@@ -32,7 +32,8 @@ export interface KnowledgeListProps {
   onVerticalChange(vertical: string): void;
   onJurisdictionChange(jurisdiction: string, subRegion: string): void;
   onSelect(item: KnowledgeItem): void;
-  onNew(): void;
+  /** Absent: no plus button (a member who may not add knowledge). */
+  onNew?(): void;
   /** The quick upload box, under the list. */
   children?: ReactNode;
 }
@@ -46,9 +47,11 @@ export function KnowledgeList(props: KnowledgeListProps) {
     <aside className="kb-side" aria-labelledby="kb-list-title">
       <div className="kb-side-head">
         <h2 id="kb-list-title">{KNOWLEDGE.listTitle}</h2>
-        <button type="button" className="kb-icon-button is-primary" onClick={onNew} aria-label={KNOWLEDGE.newItem} title={KNOWLEDGE.newItem}>
-          <Plus size={18} aria-hidden="true" />
-        </button>
+        {onNew && (
+          <button type="button" className="kb-icon-button is-primary" onClick={onNew} aria-label={KNOWLEDGE.newItem} title={KNOWLEDGE.newItem}>
+            <Plus size={18} aria-hidden="true" />
+          </button>
+        )}
       </div>
       <div className="kb-search">
         <Search size={16} aria-hidden="true" />

@@ -2,23 +2,23 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
+import type { Role } from '@shared/contracts/roles';
+import { asMember } from '../../../auth/testing/render-auth';
 import { KnowledgeTab, type KnowledgeTabProps } from '../KnowledgeTab';
 import { fakeFeed } from './fake-knowledge-server';
 import { loadLegacyPdfJs } from './legacy-pdfjs';
 
 /**
- * The tab as the console mounts it (its own query client), with a fake `/admin` socket, PDF.js's
+ * The tab as the console mounts it for a member of `role` (its own query client), with a fake `/admin` socket, PDF.js's
  * build that runs in jsdom, and helpers that read the in-page notices (they replaced `window.alert`). Files are offered to inputs whatever
  * their `accept` says (a user can pick "All files", and drops ignore it).
  */
-export function renderTab(props: KnowledgeTabProps = {}) {
+export function renderTab(props: KnowledgeTabProps = {}, role: Role = 'owner') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const live = fakeFeed();
   const user = userEvent.setup({ applyAccept: false });
   const view = render(
-    <QueryClientProvider client={client}>
-      <KnowledgeTab connectFeed={live.connect} loadPdfJs={loadLegacyPdfJs} {...props} />
-    </QueryClientProvider>,
+    <QueryClientProvider client={client}>{asMember(<KnowledgeTab connectFeed={live.connect} loadPdfJs={loadLegacyPdfJs} {...props} />, role)}</QueryClientProvider>,
   );
   return { user, live, client, ...view };
 }
