@@ -4,6 +4,8 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleNavigationContext, type ConsoleNavigation } from '../console-navigation';
+import type { Role } from '@shared/contracts/roles';
+import { asMember } from '../../auth/testing/render-auth';
 import { ConversationsTab } from './ConversationsTab';
 import { fakeConversationsServer, fakeFeed, makeGap, makeSummary, makeTranscript } from './testing/fake-conversations-server';
 
@@ -12,15 +14,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderTab(navigation: ConsoleNavigation | null = null) {
+function renderTab(navigation: ConsoleNavigation | null = null, role: Role = 'owner') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const live = fakeFeed();
   const user = userEvent.setup();
   render(
     <QueryClientProvider client={client}>
-      <ConsoleNavigationContext.Provider value={navigation}>
-        <ConversationsTab connectFeed={live.connect} />
-      </ConsoleNavigationContext.Provider>
+      <ConsoleNavigationContext.Provider value={navigation}>{asMember(<ConversationsTab connectFeed={live.connect} />, role)}</ConsoleNavigationContext.Provider>
     </QueryClientProvider>,
   );
   return { user, live };
@@ -121,5 +121,15 @@ describe('Conversations tab', () => {
     expect(await screen.findByText('No knowledge gaps here.')).toBeInTheDocument();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'resolved');
     expect(await screen.findByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+  });
+
+  it.each(['agent', 'viewer'] as const)('knowledge gaps: a %s reads them, with no create, resolve or reopen', async (role) => {
+    fakeConversationsServer({ conversations: [], gaps: [makeGap()] });
+    const navigation: ConsoleNavigation = { knowledgeDraft: null, createKnowledgeItem: vi.fn(), draftOpened: vi.fn() };
+    const { user } = renderTab(navigation, role);
+    await user.click(await screen.findByRole('button', { name: 'Knowledge gaps' }));
+    const card = await screen.findByRole('listitem', { name: 'Do you ship to Mars?' });
+    expect(within(card).getByText('Asked 3 times')).toBeInTheDocument();
+    expect(within(card).queryByRole('button')).not.toBeInTheDocument();
   });
 });

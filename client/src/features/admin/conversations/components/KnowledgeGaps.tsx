@@ -6,10 +6,13 @@ import { useConsoleNavigation } from '../../console-navigation';
 import { formatWhen, verticalName } from '../format';
 import { useKnowledgeGaps, useSetGapStatus } from '../hooks/useConversations';
 import { CONVERSATIONS } from '../strings';
+import { useAuth } from '../../../auth';
+import { can } from '@shared/contracts/roles';
 
 const G = CONVERSATIONS.gaps;
 
-function GapCard({ gap }: { gap: KnowledgeGap }) {
+/** `writable`: the member may act on gaps (create an item from one, resolve, reopen); others read them. */
+function GapCard({ gap, writable }: { gap: KnowledgeGap; writable: boolean }) {
   const navigation = useConsoleNavigation();
   const setStatus = useSetGapStatus();
   const [problem, setProblem] = useState<string | null>(null);
@@ -52,6 +55,7 @@ function GapCard({ gap }: { gap: KnowledgeGap }) {
           </p>
         )}
       </div>
+      {writable && (
       <div className="cv-gap-actions">
         {navigation && (
           <button type="button" className="kb-button is-primary" onClick={() => navigation.createKnowledgeItem({ title: gap.question, vertical: gap.vertical })}>
@@ -71,12 +75,15 @@ function GapCard({ gap }: { gap: KnowledgeGap }) {
           </button>
         )}
       </div>
+      )}
     </li>
   );
 }
 
 /** Knowledge gaps: the groups (most asked first), with "Create knowledge item" and resolve/reopen. */
 export function KnowledgeGaps() {
+  const { user } = useAuth();
+  const writable = can(user?.role, 'knowledgeGapsWrite');
   const [status, setStatus] = useState('open');
   const [vertical, setVertical] = useState('');
   const [page, setPage] = useState(1);
@@ -115,7 +122,7 @@ export function KnowledgeGaps() {
       ) : (
         <ul className="stack-list" aria-label={G.title}>
           {items.map((gap) => (
-            <GapCard key={gap.id} gap={gap} />
+            <GapCard key={gap.id} gap={gap} writable={writable} />
           ))}
         </ul>
       )}
