@@ -1,3 +1,4 @@
+import type { FeedbackVote } from '@shared/contracts/analytics';
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { RefreshCw, X } from 'lucide-react';
 import { getJurisdiction } from '@shared/catalog/jurisdictions';
@@ -237,8 +238,11 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [connection],
   );
+  // Votes given on this page (a reply's saved vote comes with it when the conversation is shown again).
+  const [votes, setVotes] = useState<Record<string, FeedbackVote | null>>({});
   const lastReply = [...messages].reverse().find((m) => m.type === 'agent' && m.metadata);
-  const offerPerson = lastReply !== undefined && (lastReply.metadata?.answered === false || lastReply.vote === 'down' || lastReply.metadata?.handoff === 'waiting');
+  const lastVote = lastReply?.metadata?.replyId !== undefined && lastReply.metadata.replyId in votes ? votes[lastReply.metadata.replyId] : lastReply?.vote;
+  const offerPerson = lastReply !== undefined && (lastReply.metadata?.answered === false || lastVote === 'down' || lastReply.metadata?.handoff === 'waiting');
   const askPerson = async (extra: { email?: string; message?: string } = {}) => {
     setHandoffBusy(true);
     try {
@@ -422,7 +426,14 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
               </div>
             )}
             {status === 'offline' && <OfflineBanner t={t} />}
-            <MessageList messages={messages} busy={pending} onAskIn={askIn} onRetry={online ? retry : undefined} onOpenSource={setOpenSource} />
+            <MessageList
+              messages={messages}
+              busy={pending}
+              onAskIn={askIn}
+              onRetry={online ? retry : undefined}
+              onOpenSource={setOpenSource}
+              onVote={(replyId, vote) => setVotes((current) => ({ ...current, [replyId]: vote }))}
+            />
             {limitedUntil !== null && <RateLimitNotice until={limitedUntil} onElapsed={limitElapsed} />}
             <HandoffPanel
               view={handoff}

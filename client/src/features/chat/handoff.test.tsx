@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HandoffInfo } from '@shared/contracts/handoff';
 import { makeReplyData } from './testing/factories';
 import { fakeFetch, renderChat, serverSays } from './testing/render-chat';
@@ -31,7 +31,30 @@ async function notFoundReply(chat: ReturnType<typeof renderChat>) {
   serverSays(() => chat.socket.done(chat.socket.lastSend().requestId, makeReplyData({ response: 'I could not find that.', answered: false, confidence: 0 })));
 }
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
 describe('chat page: talk to a person', () => {
+  it('offers a person once the visitor gives a found answer a thumbs-down, and not before', async () => {
+    // The vote goes through the page's global fetch (POST /api/feedback), answered as the server does.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => new Response(JSON.stringify({ success: true, data: JSON.parse(String(init?.body)) }), { status: 200, headers: { 'Content-Type': 'application/json' } })),
+    );
+    const server = handoffServer({ withinHours: true, message: 'A person will join you shortly.' });
+    const chat = renderChat({ fetch: server.fetch });
+    await chat.user.type(input(), 'Where is my parcel?');
+    await chat.user.keyboard('{Enter}');
+    serverSays(() => chat.socket.done(chat.socket.lastSend().requestId, makeReplyData({ answered: true, replyId: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' })));
+    expect(screen.queryByRole('button', { name: 'Talk to a person' })).not.toBeInTheDocument();
+    await chat.user.click(screen.getByRole('button', { name: 'Not helpful' }));
+    expect(await screen.findByRole('button', { name: 'Talk to a person' })).toBeInTheDocument();
+    // Taking the vote back takes the offer back.
+    await chat.user.click(screen.getByRole('button', { name: 'Not helpful' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Talk to a person' })).not.toBeInTheDocument());
+  });
+
   it('offers a person after a not-found answer only', async () => {
     const server = handoffServer({ withinHours: true, message: 'A person will join you shortly.' });
     const chat = renderChat({ fetch: server.fetch });

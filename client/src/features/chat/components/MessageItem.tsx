@@ -7,6 +7,7 @@ import { formatDuration } from '../../../lib/format';
 import type { ChatMessage } from '../../../lib/reply-stream';
 import { en, useStrings, type ChatStrings } from '../i18n';
 import { Markdown } from './LazyMarkdown';
+import type { FeedbackVote } from '@shared/contracts/analytics';
 import { ReplyFeedback } from './ReplyFeedback';
 
 /** Asks the question of a reply again in another vertical (see MessageItem's onAskIn). */
@@ -18,6 +19,8 @@ export interface ReplyActions {
   again?: { kind: 'retry' | 'regenerate'; run(): void };
   /** Open a cited source in the side panel. */
   onOpenSource?(source: ReplySource): void;
+  /** The visitor's vote on a reply was stored (a thumbs-down offers a person). */
+  onVote?(replyId: string, vote: FeedbackVote | null): void;
 }
 
 /**
@@ -126,7 +129,13 @@ function ActionRow({ message, actions }: { message: ChatMessage; actions?: Reply
           <span>{again.kind === 'retry' ? t.retry : t.regenerate}</span>
         </button>
       )}
-      {message.metadata?.replyId && <ReplyFeedback replyId={message.metadata.replyId} initialVote={message.vote ?? null} />}
+      {message.metadata?.replyId && (
+        <ReplyFeedback
+          replyId={message.metadata.replyId}
+          initialVote={message.vote ?? null}
+          onChange={actions?.onVote ? (vote) => actions.onVote!(message.metadata!.replyId!, vote) : undefined}
+        />
+      )}
     </div>
   );
 }

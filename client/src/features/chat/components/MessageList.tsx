@@ -14,6 +14,7 @@ export interface MessageListProps {
   /** Ask the last question again (Retry after Stop or an error, Regenerate after a reply). */
   onRetry?(): void;
   onOpenSource?(source: ReplySource): void;
+  onVote?: ReplyActions['onVote'];
 }
 
 /**
@@ -21,7 +22,7 @@ export interface MessageListProps {
  * there unless the visitor has scrolled up to read something earlier. The last reply offers
  * Retry (stopped or failed) or Regenerate.
  */
-export function MessageList({ messages, busy, onAskIn, onRetry, onOpenSource }: MessageListProps) {
+export function MessageList({ messages, busy, onAskIn, onRetry, onOpenSource, onVote }: MessageListProps) {
   const t = useStrings();
   const list = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -68,7 +69,7 @@ export function MessageList({ messages, busy, onAskIn, onRetry, onOpenSource }: 
             question={question}
             onAskIn={busy ? undefined : onAskIn}
             welcome={firstQuestion < 0 || i < firstQuestion}
-            actions={{ onOpenSource, ...(isLast && again ? { again } : {}) }}
+            actions={{ onOpenSource, onVote, ...(isLast && again ? { again } : {}) }}
           />
         );
       })}
