@@ -1,4 +1,5 @@
 import type { FeedbackVote } from '@shared/contracts/analytics';
+import type { HandoffInfo } from '@shared/contracts/handoff';
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { RefreshCw, X } from 'lucide-react';
 import { getJurisdiction } from '@shared/catalog/jurisdictions';
@@ -187,12 +188,20 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   // A vertical is usable when the catalogue enables it and the administrators have not switched it off.
   const isEnabled = (id: VerticalId) =>
     Boolean(getVertical(id)?.enabled) && settings?.verticals.find((v) => v.id === id)?.enabled !== false && (!widget || widget.verticals.includes(id));
+  /** Handoffs under way that the stored conversations brought, by scope (until a live event says more). */
+  const [storedHandoffs, setStoredHandoffs] = useState<Record<string, HandoffInfo>>({});
   const conversations = useConversations({
     connection,
     fetch: fetchImpl,
     timeoutMs: requestTimeoutMs,
     welcome: welcomeOfScope,
     scopeOf: scopeOfConversation,
+    // A person asked for before a reload: the panel shows it again (waiting or taken).
+    onStored: (conversation, storedScope) => {
+      if (conversation.handoff.state === 'waiting' || conversation.handoff.state === 'open') {
+        setStoredHandoffs((current) => ({ ...current, [storedScope]: conversation.handoff }));
+      }
+    },
     // The refused question goes back into the composer (unless the visitor typed something new).
     onLimited: ({ query, retryAfter }) => {
       setInput((current) => (current.trim() === '' ? query : current));
@@ -230,6 +239,7 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
         } else if (event.kind === 'typing') {
           setHumanTyping(event.typing ? event.author.name : null);
         } else {
+          setStoredHandoffs({});
           setHandoff((current) => ({ message: current?.message ?? '', withinHours: current?.withinHours ?? true, emailSaved: current?.emailSaved ?? false, info: event.handoff }));
           if (event.handoff.state !== 'open') setHumanTyping(null);
         }
@@ -436,7 +446,7 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
             />
             {limitedUntil !== null && <RateLimitNotice until={limitedUntil} onElapsed={limitElapsed} />}
             <HandoffPanel
-              view={handoff}
+              view={handoff ?? (storedHandoffs[scope] ? { info: storedHandoffs[scope], message: '', withinHours: true, emailSaved: false } : null)}
               offer={offerPerson}
               asking={handoffBusy}
               failed={handoffFailed}

@@ -91,6 +91,22 @@ describe('conversations kept on the server', () => {
     expect(lastAgent()).toHaveTextContent('Ask for it.');
   });
 
+  it('shows a person asked for before the reload again: the place in the queue, or who is answering', async () => {
+    const waiting = { ...supportExchange(), handoff: { state: 'waiting' as const, version: 2, assignee: null, requestedAt: '2026-01-01T10:01:00.000Z', queuePosition: 2, expectedWaitSeconds: 120 } };
+    const taken = conversation({
+      vertical: 'sales',
+      messages: [message({ role: 'user', content: 'Can I get a discount?' })],
+      handoff: { state: 'open', version: 3, assignee: { id: 'm1', name: 'Maya' }, requestedAt: '2026-01-01T10:01:00.000Z', queuePosition: null, expectedWaitSeconds: null },
+    });
+    const net = serverWith([waiting, taken]);
+    const { user } = renderChat({ fetch: net.fetch });
+    expect(await screen.findByText('You are number 2 in the queue.', { exact: false })).toBeInTheDocument();
+    expect(screen.getByLabelText('Your email, for the answer if you leave')).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: /Sales Advisor/ }));
+    expect(await screen.findByText('Maya is answering you.')).toBeInTheDocument();
+    expect(screen.queryByText('You are number 2 in the queue.', { exact: false })).not.toBeInTheDocument();
+  });
+
   it('comes back on the tab, language and jurisdiction the visitor left, with that jurisdiction’s conversation', async () => {
     const first = renderChat();
     await first.user.click(screen.getByRole('tab', { name: /Legal Advisor/ }));

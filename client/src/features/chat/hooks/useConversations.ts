@@ -55,6 +55,8 @@ export interface ConversationsOptions {
   welcome: (scope: string, conversation?: VisitorConversation) => ChatMessage[];
   /** The scope of a conversation the server sent. */
   scopeOf: (conversation: VisitorConversation) => string;
+  /** Each stored conversation as it arrives with the page (its handoff state among the rest). */
+  onStored?: (conversation: VisitorConversation, scope: string) => void;
   /**
    * A question a rate limit refused (it was not taken: it leaves the conversation) and how many
    * seconds until one may be sent again.
@@ -144,6 +146,7 @@ export function useConversations(options: ConversationsOptions) {
         const { welcome, scopeOf } = optionsRef.current;
         for (const conversation of conversations) {
           const scope = scopeOf(conversation);
+          optionsRef.current.onStored?.(conversation, scope);
           // The visitor already asked something here before the list arrived: that stays.
           if ((stateRef.current[scope] ?? []).some((m) => m.type === 'user')) continue;
           const messages = [...welcome(scope, conversation), ...conversation.messages.flatMap(chatMessagesOf)];
