@@ -63,6 +63,8 @@ const ITEMS: Record<string, (n: number) => unknown> = {
 /** Text of `length` characters that is valid for the field apart from its length. */
 const TEXTS: Record<string, (length: number) => string> = {
   name: (length) => `${'n'.repeat(length - 4)}.txt`,
+  // A page's address (knowledge items imported from a website).
+  url: (length) => `https://example.com/${'p'.repeat(length - 20)}`,
 };
 
 /**

@@ -69,7 +69,7 @@ function wellFormed(methods: string[]): fc.Arbitrary<Sent> {
       name: fc.constantFrom('search_knowledge', 'get_article', 'ask_assistant'),
       arguments: fc.record({ query: text, question: text, id: fc.string({ maxLength: 40 }), vertical: fc.constantFrom('customer-service', 'hr', 'legal', 'sales', 'nope'), limit: fc.integer({ min: -1, max: 50 }) }, { requiredKeys: [] }),
     }),
-    'resources/read': fc.record({ uri: fc.oneof(fc.constant('kb://articles/1'), fc.string({ maxLength: 40 }).map((id) => `kb://articles/${id}`)) }),
+    'resources/read': fc.record({ uri: fc.oneof(fc.constant('kb://articles/1'), fc.constantFrom('kb://articles/%', 'kb://articles/%zz', 'kb://articles/%E0%A4%A'), fc.string({ maxLength: 40 }).map((id) => `kb://articles/${id}`)) }),
   };
   const known = methods.filter((method) => params[method]);
   return fc

@@ -239,13 +239,22 @@ export class McpHttp {
       { title: 'Knowledge article', description: 'A knowledge item as Markdown.', mimeType: 'text/markdown' },
       async (uri, variables) => {
         const id = String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
-        const item = await this.knowledge.getPublic(decodeURIComponent(id)).catch(() => undefined);
+        const item = await this.knowledge.getPublic(decodedOrAsIs(id)).catch(() => undefined);
         // MCP's "resource not found" error (-32002), not an internal error.
         if (!item) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: there is no article ${id.slice(0, 100)}.`, { uri: uri.href.slice(0, 200) });
         return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdownOf(item) }] };
       },
     );
     return server;
+  }
+}
+
+/** `%`-escapes decoded; a malformed escape ("%", "%zz") leaves the text as it came. */
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
