@@ -232,6 +232,17 @@ describe('Handoff to a person', () => {
     expect(plain.handoff).toBeUndefined();
   });
 
+  it('hands nobody over for unanswered questions until the rule is set (a fresh install may have no one to answer)', async () => {
+    const owner = await adminAgent(t);
+    expect((await owner.get('/api/config/handoff').expect(200)).body.data.rules.unansweredInARow).toBe(0);
+    const cookie = await newVisitorCookie(t.url);
+    for (const question of ['zxqv blorft quantum marmalade?', 'florbish wuggle tangerine spaceship?', 'grumplewhisk ottoman zebra?', 'snorkfizzle lantern pudding?']) {
+      const reply = await ask(t, cookie, question);
+      expect(reply.answered).toBe(false);
+      expect(reply.handoff).toBeUndefined();
+    }
+  });
+
   it('hands over after N unanswered questions in a row (a setting)', async () => {
     const owner = await adminAgent(t);
     await owner.put('/api/config/handoff').send({ rules: { unansweredInARow: 2 } }).expect(200);
@@ -245,7 +256,7 @@ describe('Handoff to a person', () => {
       const item = (await ada.get(`/api/inbox/${two.conversationId}`).expect(200)).body.data.item;
       expect(item).toMatchObject({ reason: 'unanswered', question: 'florbish wuggle tangerine spaceship?' });
     } finally {
-      await owner.put('/api/config/handoff').send({ rules: { unansweredInARow: 3 } }).expect(200);
+      await owner.put('/api/config/handoff').send({ rules: { unansweredInARow: 0 } }).expect(200);
     }
   });
 

@@ -267,7 +267,12 @@ export const HandoffSettingsUpdateSchema = body({
 }).meta({ id: 'HandoffSettingsUpdate' });
 export type HandoffSettingsUpdate = z.output<typeof HandoffSettingsUpdateSchema>;
 
-export const DEFAULT_HANDOFF_RULES = Object.freeze({ unansweredInARow: 3, reopenOnMessage: false });
+/**
+ * Off until an administrator turns it on: a fresh install may have nobody to answer, and a
+ * visitor handed over after three unanswerable questions would then wait for no one while the
+ * assistant stays quiet. The visitor can always ask for a person.
+ */
+export const DEFAULT_HANDOFF_RULES = Object.freeze({ unansweredInARow: 0, reopenOnMessage: false });
 
 // --- analytics -----------------------------------------------------------------------------------
 
