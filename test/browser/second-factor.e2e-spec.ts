@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { AdminUsersService } from '../../src/auth/admin-users.service';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { signInWithPassword } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot as save } from './support/browser';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -28,15 +29,6 @@ function codeFor(secret: string, at = Date.now()): string {
 /** The next step's code: an app's code is accepted once, so a second sign-in in the same 30 s uses the next. */
 function nextCode(secret: string): string {
   return codeFor(secret, Date.now() + 30_000);
-}
-
-async function signInWithPassword(page: Page, url: string, email: string, password: string): Promise<void> {
-  await page.goto(`${url}/admin`);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: /Login with Password/ }).click();
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
 }
 
 describeBrowser('second factor, sessions and API keys in Chromium', () => {

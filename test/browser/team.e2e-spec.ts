@@ -9,17 +9,14 @@ import type { Browser, Page } from 'playwright-core';
 import { AdminUsersService } from '../../src/auth/admin-users.service';
 import { invitationLink } from '../support/outbox-mail';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { signInWithPassword } from './support/admin-context';
 import { assertClientBuilt, describeBrowser, launchBrowser, screenshot } from './support/browser';
 
 const DESKTOP = { width: 1280, height: 800 };
 
-async function signInWithPassword(page: Page, url: string, email: string, password: string): Promise<void> {
-  await page.goto(`${url}/admin`);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: /Login with Password/ }).click();
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+/** The console's sign-in, then the dashboard is shown. */
+async function signIn(page: Page, url: string, email: string, password: string): Promise<void> {
+  await signInWithPassword(page, url, email, password);
   await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
 }
 
@@ -46,7 +43,7 @@ describeBrowser('team: invite an agent, accept the link, and what the agent may 
     const agentContext = await browser.newContext({ viewport: DESKTOP });
     try {
       const page = await ownerContext.newPage();
-      await signInWithPassword(page, t.url, owner.email, owner.password);
+      await signIn(page, t.url, owner.email, owner.password);
       await page.getByRole('tab', { name: 'Team' }).click();
       await page.getByRole('button', { name: 'Invite member' }).click();
       await page.getByLabel('Email address').fill(agent.email);
@@ -76,7 +73,7 @@ describeBrowser('team: invite an agent, accept the link, and what the agent may 
       expect(await again.getByRole('button', { name: 'Join the team' }).count()).toBe(0);
       await again.close();
 
-      await signInWithPassword(invited, t.url, agent.email, agent.password);
+      await signIn(invited, t.url, agent.email, agent.password);
       const tabs = await invited.getByRole('tab').allInnerTexts();
       expect(tabs).toEqual(expect.arrayContaining(['Knowledge Base', 'Conversations']));
       for (const hidden of ['Configuration', 'Budgets', 'Team', 'Audit', 'API keys']) expect(tabs).not.toContain(hidden);

@@ -97,7 +97,9 @@ export function describeWith(needs: Requirement[], name: string, fn: () => void)
       });
     });
   } else {
-    // Skipped for a stated reason: `reason` names what is missing, and skip-reporter.js prints it after the run.
-    describe.skip(`${name} ${SKIP_MARK}${reason}]`, fn); // reason: a requirement above is missing on this machine
+    // Skip reason: a service, binary or package this suite needs is missing on this machine
+    // (`reason` names it; skip-reporter.js prints it after the run). CI installs all of them and
+    // takes the branch above, which fails instead of skipping.
+    describe.skip(`${name} ${SKIP_MARK}${reason}]`, fn); // reason: a requirement is missing on this machine (not in CI)
   }
 }

@@ -1,5 +1,5 @@
 /** A Chromium context signed in to the console: the session cookie of a real password sign-in. */
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import type { TestApp } from '../../support/test-app';
 
@@ -18,4 +18,14 @@ export async function signedInContext(browser: Browser, t: TestApp, admin: { ema
   const context = await browser.newContext({ viewport });
   await context.addCookies([{ name: SESSION_COOKIE, value: await adminSessionCookie(t, admin), url: t.url, httpOnly: true, sameSite: 'Strict' }]);
   return context;
+}
+
+/** Signs in through the console's login screen: email, "Login with Password", the password. */
+export async function signInWithPassword(page: Page, url: string, email: string, password: string): Promise<void> {
+  await page.goto(`${url}/admin`);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: /Login with Password/ }).click();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
 }
