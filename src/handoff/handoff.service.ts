@@ -22,6 +22,7 @@ import { changedRows, portableSql } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
 import { ConversationsService, handoffInfoOf, jurisdictionScopeOf, scopeOf, type HandoffColumns, type Turn } from '../conversations/conversations.service';
 import type { Visitor } from '../conversations/visitor-identity';
+import { KnowledgeGapsService } from '../conversations/knowledge-gaps.service';
 import { ACCESS, type Role } from '../shared/contracts/roles';
 import {
   type HandoffInfo,
@@ -90,6 +91,9 @@ const NOT_FOUND = 'That conversation was not found.';
 /** What the chat pipeline does with a visitor message: answer it, or keep quiet (a person has the conversation). */
 export type Hold = { quiet: false } | { quiet: true; handoff: HandoffInfo };
 
+/** How long a handoff waits for the knowledge gap of the unanswered question to be stored. */
+const GAP_WAIT_MS = 2_000;
+
 @Injectable()
 export class HandoffService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Handoff');
@@ -100,6 +104,7 @@ export class HandoffService implements OnModuleInit, OnApplicationShutdown {
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly conversations: ConversationsService,
+    private readonly knowledgeGaps: KnowledgeGapsService,
     private readonly adminEvents: AdminEventsService,
     private readonly audit: AuditService,
     private readonly settings: HandoffSettingsService,
@@ -266,6 +271,8 @@ export class HandoffService implements OnModuleInit, OnApplicationShutdown {
     );
     const reply = rows[0];
     if (!reply) return undefined;
+    // The gap of that reply is recorded after the reply was sent: wait for it, a short while at most.
+    await Promise.race([this.knowledgeGaps.settled(), new Promise((resolve) => setTimeout(resolve, GAP_WAIT_MS).unref())]);
     const [question, gap] = await Promise.all([
       this.dataSource.query(this.sql(`SELECT content FROM conversation_messages WHERE conversation_id = $1 AND role = 'user' AND seq < $2 ORDER BY seq DESC LIMIT 1`), [conversationId, reply.seq]) as Promise<{ content: string }[]>,
       this.dataSource.query(this.sql('SELECT gap_id FROM knowledge_gap_questions WHERE reply_id = $1'), [reply.id]) as Promise<{ gap_id: string }[]>,
