@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/public.decorator';
 import { AppError } from '../common/app-error';
@@ -47,6 +48,8 @@ export class VoiceController {
   @Post('voice/transcriptions')
   @HttpCode(200)
   @UseInterceptors(VoiceUploadInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ required: true, schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: `The recording: WAV, WebM, Ogg, MP3, MP4/M4A or FLAC; at most 2 MB and 60 seconds.` } } } })
   @Contract({
     summary: 'Turn a recording into text (the microphone without browser speech recognition)',
     description:
