@@ -545,8 +545,13 @@ describe('replies that survive the connection', () => {
       });
     });
     first.disconnect();
-    // The reply goes on while nobody listens.
-    await new Promise((r) => setTimeout(r, 200));
+    // The reply goes on while nobody listens: wait until it has sent frames the first socket never got.
+    const lastSeen = seen[seen.length - 1].seq;
+    await eventually(async () => {
+      if (!replyId) return false;
+      const res = await request(t.url).get(`/interact/replies/${replyId}`).set('Cookie', cookie);
+      return res.status === 200 && (res.body.data.status !== 'streaming' || res.body.data.seq > lastSeen + 1);
+    }, 5000, 'frames sent while nobody listens');
 
     const second = await connectClient(t.url, { cookie });
     try {
