@@ -220,6 +220,44 @@ describe('importing knowledge from a website', () => {
     expect(done).toMatchObject({ status: 'completed', added: 3 });
   });
 
+  describe('pages robots.txt disallows take no place of the page cap', () => {
+    const disallowed = Array.from({ length: 10 }, (_, i) => `/help/private/early-${i}.html`);
+    const allowed = Array.from({ length: 5 }, (_, i) => `/help/cap/page-${i}.html`);
+    beforeAll(() => {
+      for (const p of disallowed) site.pages.set(p, { body: helpPage(`Disallowed ${p}`, paragraphs('internal', ['Secret-Internal-Text kept out by robots.txt.'])) });
+      allowed.forEach((p, i) => site.pages.set(p, { body: helpPage(`Capped page ${i}`, paragraphs(`capped ${i}`, [`Capped page ${i} explains Captopic${i} to customers.`])) }));
+      const urlset = [...disallowed, ...allowed].map((p) => `<url><loc>${site.url}${p}</loc></url>`).join('');
+      site.pages.set('/capped-sitemap.xml', { type: 'application/xml', body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urlset}</urlset>` });
+      // A bare start page (no navigation) whose first ten links are disallowed.
+      site.pages.set('/help/cap-start.html', {
+        body: `<!doctype html><html><head><title>Capped start</title></head><body><main><h1>Capped start</h1><p>The start page of the capped crawl lists the articles below for customers.</p>${[...disallowed, ...allowed].map((p) => `<p><a href="${p}">${p}</a></p>`).join('')}</main></body></html>`,
+      });
+    });
+    const cappedItems = async (category: string) => (await items()).filter((i) => i.category === category);
+
+    it('a sitemap whose first ten pages are disallowed still imports the cap of allowed pages', async () => {
+      site.requests.length = 0;
+      const res = await admin.post('/api/knowledge/import/site').send({ url: `${site.url}/capped-sitemap.xml`, vertical: 'legal', category: 'Capped sitemap', maxPages: 3, maxDepth: 0, resyncHours: 0 }).expect(202);
+      expect(res.body.data.notes).toContain('The sitemap lists 15 pages, 10 of them disallowed by robots.txt; the first 3 of the others are imported (the page cap)');
+      expect(res.body.data.pagesTotal).toBe(13);
+      const done = await finished(res.body.data.id);
+      expect(done).toMatchObject({ status: 'completed', added: 3, items: 3, skipped: 10, pagesDone: 13, pagesTotal: 13 });
+      expect(done.errors.filter((e) => e.message === 'robots.txt disallows it').map((e) => new URL(e.url).pathname)).toEqual(disallowed);
+      expect(site.requests.filter((r) => r.startsWith('/help/private/'))).toEqual([]);
+      expect((await cappedItems('Capped sitemap')).map((i) => i.title).sort()).toEqual(['Capped page 0', 'Capped page 1', 'Capped page 2']);
+    });
+
+    it('a start page whose first ten links are disallowed still imports the cap of allowed pages', async () => {
+      site.requests.length = 0;
+      const res = await admin.post('/api/knowledge/import/site').send({ url: `${site.url}/help/cap-start.html`, vertical: 'legal', category: 'Capped crawl', maxPages: 3, maxDepth: 1, resyncHours: 0 }).expect(202);
+      const done = await finished(res.body.data.id);
+      expect(done).toMatchObject({ status: 'completed', added: 3, items: 3, skipped: 10, pagesDone: 13, pagesTotal: 13 });
+      expect(done.notes.join(' ')).toMatch(/Stopped at the page cap \(3 pages\); 3 more found were not imported/);
+      expect(site.requests.filter((r) => r.startsWith('/help/private/'))).toEqual([]);
+      expect((await cappedItems('Capped crawl')).map((i) => i.title).sort()).toEqual(['Capped page 0', 'Capped page 1', 'Capped start']);
+    });
+  });
+
   it('unknown import ids are a 404', async () => {
     await admin.get('/api/knowledge/import/site/00000000-0000-0000-0000-000000000000').expect(404);
     await admin.post('/api/knowledge/import/site/not-an-id/cancel').expect(404);

@@ -26,13 +26,17 @@ export interface CrawlState {
   run: 'import' | 'resync';
   /** The frontier was filled (the sitemap read, or the start page and known pages queued). */
   seeded: boolean;
-  /** Pages still to handle, in order, with their link depth from the start. */
-  frontier: Array<{ url: string; depth: number }>;
+  /**
+   * Pages still to handle, in order, with their link depth from the start; `disallowed` when
+   * robots.txt disallowed the page as it was queued (it is passed over, and takes no place of
+   * the page cap).
+   */
+  frontier: Array<{ url: string; depth: number; disallowed?: boolean }>;
   /** Every URL queued in this run (never queued twice). */
   queued: string[];
   /** Every page this import keeps, by URL. */
   pages: Record<string, PageRecord>;
-  /** URLs handled in this run. */
+  /** URLs fetched in this run (what the page cap counts). */
   handled: number;
   added: number;
   updated: number;

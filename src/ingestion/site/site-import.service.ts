@@ -60,6 +60,14 @@ interface Robots {
 
 const ALLOW_ALL: Robots = { isAllowed: () => true, getCrawlDelay: () => undefined };
 
+/** The pages a sitemap lists, in its order: at most the cap allowed and the cap disallowed by robots.txt. */
+interface SitemapPages {
+  entries: Array<{ url: string; disallowed: boolean }>;
+  /** Entries robots.txt allows. */
+  allowed: number;
+  notes: string[];
+}
+
 function isHtml(contentType: string | undefined): boolean {
   return /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType ?? '') || !contentType;
 }
@@ -144,16 +152,20 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
     const mode: 'page' | 'sitemap' = looksLikeSitemap(header(first, 'content-type'), first.text()) ? 'sitemap' : 'page';
     const state = freshState('import');
     if (mode === 'sitemap') {
-      let listed: { urls: string[]; notes: string[] };
+      // robots.txt is read first, so that the pages it disallows take none of the cap's places.
+      const { robots, note } = await this.robots(new URL(first.url).origin, new AbortController().signal);
+      if (note) state.notes.push(note);
+      let listed: SitemapPages;
       try {
-        listed = await this.sitemapPages(first.url, first.text(), request.maxPages);
+        listed = await this.sitemapPages(first.url, first.text(), request.maxPages, robots);
       } catch (error) {
         if (error instanceof SitemapError) throw new AppError('validation_failed', `The sitemap ${first.url} ${error.message}`);
         throw error;
       }
-      if (listed.urls.length === 0) throw new AppError('validation_failed', `The sitemap ${first.url} lists no pages on ${new URL(first.url).host}`);
+      if (listed.entries.length === 0) throw new AppError('validation_failed', `The sitemap ${first.url} lists no pages on ${new URL(first.url).host}`);
+      if (listed.allowed === 0) throw new AppError('validation_failed', note ?? `robots.txt on ${new URL(first.url).host} disallows every page the sitemap ${first.url} lists`);
       state.notes.push(...listed.notes);
-      for (const url of listed.urls) this.queue(state, url, 0);
+      this.queueListed(state, listed);
     } else {
       if (!isHtml(header(first, 'content-type'))) {
         throw new AppError('validation_failed', `${first.url} is neither an HTML page nor a sitemap (it is ${header(first, 'content-type')})`);
@@ -244,7 +256,7 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
       maxDepth: row.options.maxDepth,
       resyncHours: row.options.resyncHours,
       pagesDone: s.handled + s.skipped,
-      pagesTotal: Math.min(row.options.maxPages, s.handled) + s.skipped + Math.min(s.frontier.length, Math.max(0, row.options.maxPages - s.handled)),
+      pagesTotal: this.pagesTotal(s, row.options.maxPages),
       added: s.added,
       updated: s.updated,
       removed: s.removed,
@@ -258,6 +270,12 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
       finishedAt: iso(s.finishedAt),
       nextResyncAt: row.status === 'completed' ? iso(row.nextResyncAt) : null,
     };
+  }
+
+  /** Pages known to handle in this run: those done, those robots.txt disallows, and the others up to the cap. */
+  private pagesTotal(s: CrawlState, maxPages: number): number {
+    const refused = s.frontier.reduce((n, entry) => n + (entry.disallowed ? 1 : 0), 0);
+    return Math.min(maxPages, s.handled) + s.skipped + refused + Math.min(s.frontier.length - refused, Math.max(0, maxPages - s.handled));
   }
 
   // --- fetching the start --------------------------------------------------------------------
@@ -275,18 +293,32 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
     return response;
   }
 
-  /** The pages a sitemap (or sitemap index) lists on its host, at most `cap`, with a note when there were more. */
-  private async sitemapPages(sitemapUrl: string, xml: string, cap: number): Promise<{ urls: string[]; notes: string[] }> {
+  /**
+   * The pages a sitemap (or sitemap index) lists on its host: at most `cap` that robots.txt allows
+   * (those it disallows take none of the cap's places; up to the cap of them, or 100, are kept, to
+   * be listed as passed over), with notes when there were more.
+   */
+  private async sitemapPages(sitemapUrl: string, xml: string, cap: number, robots: Robots): Promise<SitemapPages> {
     const origin = new URL(sitemapUrl).origin;
     const notes: string[] = [];
-    const urls = new Set<string>();
+    const seen = new Set<string>();
+    const entries: SitemapPages['entries'] = [];
+    let allowed = 0;
     let listed = 0;
-    const take = (entries: string[]) => {
-      for (const entry of entries) {
-        const key = pageKey(entry);
-        if (!key || new URL(key).origin !== origin) continue;
+    let refused = 0;
+    const keepRefused = Math.max(cap, MAX_ERRORS);
+    const take = (locs: string[]) => {
+      for (const loc of locs) {
+        const key = pageKey(loc);
+        if (!key || new URL(key).origin !== origin || seen.has(key)) continue;
+        seen.add(key);
         listed++;
-        if (urls.size < cap) urls.add(key);
+        if (robots.isAllowed(key, USER_AGENT) === false) {
+          if (refused++ < keepRefused) entries.push({ url: key, disallowed: true });
+        } else if (allowed < cap) {
+          allowed++;
+          entries.push({ url: key, disallowed: false });
+        }
       }
     };
     const top = parseSitemap(xml);
@@ -309,8 +341,21 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
         }
       }
     }
-    if (listed > cap) notes.push(`The sitemap lists ${listed.toLocaleString('en-US')} pages; the first ${cap.toLocaleString('en-US')} are imported (the page cap)`);
-    return { urls: [...urls], notes };
+    const n = (count: number) => count.toLocaleString('en-US');
+    if (listed - refused > cap) {
+      notes.push(
+        refused > 0
+          ? `The sitemap lists ${n(listed)} pages, ${n(refused)} of them disallowed by robots.txt; the first ${n(cap)} of the others are imported (the page cap)`
+          : `The sitemap lists ${n(listed)} pages; the first ${n(cap)} are imported (the page cap)`,
+      );
+    }
+    if (refused > keepRefused) notes.push(`robots.txt disallows ${n(refused)} of the pages the sitemap lists; the first ${n(keepRefused)} are listed as passed over`);
+    return { entries, allowed, notes };
+  }
+
+  /** A sitemap's pages into the frontier, in the sitemap's order, those robots.txt disallows marked (passed over, never fetched). */
+  private queueListed(state: CrawlState, listed: SitemapPages): void {
+    for (const entry of listed.entries) this.queue(state, entry.url, 0, entry.disallowed);
   }
 
   private async robots(origin: string, signal: AbortSignal): Promise<{ robots: Robots; note?: string }> {
@@ -328,10 +373,10 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
 
   // --- the run -------------------------------------------------------------------------------
 
-  private queue(state: CrawlState, url: string, depth: number): boolean {
+  private queue(state: CrawlState, url: string, depth: number, disallowed = false): boolean {
     if (state.queued.includes(url)) return false;
     state.queued.push(url);
-    state.frontier.push({ url, depth });
+    state.frontier.push(disallowed ? { url, depth, disallowed } : { url, depth });
     return true;
   }
 
@@ -372,27 +417,36 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
         const said = `robots.txt asks for ${crawlDelay} s between requests${crawlDelay * 1000 > MAX_CRAWL_DELAY_MS ? '; 30 s is used' : ''}`;
         if (!state.notes.includes(said)) state.notes.push(said);
       }
-      if (!state.seeded) await this.seed(state, row, options);
+      const allowed = (url: string) => robots.isAllowed(url, USER_AGENT) !== false;
+      if (!state.seeded) await this.seed(state, row, options, robots);
       await this.saveState(id, state);
       let requested = false;
+      let passedOver = 0;
       while (state.frontier.length > 0) {
         if (controller.signal.aborted || (await this.currentStatus(id)) !== 'running') return await this.saveState(id, state);
+        const next = state.frontier[0];
+        // A page robots.txt disallows is passed over, not fetched, and takes no place of the cap.
+        if (!allowed(next.url)) {
+          this.passOver(state, next.url);
+          state.frontier.shift();
+          if (++passedOver % 50 === 0) await this.saveState(id, state);
+          continue;
+        }
         if (state.handled >= options.maxPages) {
-          state.notes.push(`Stopped at the page cap (${options.maxPages.toLocaleString('en-US')} pages); ${state.frontier.length.toLocaleString('en-US')} more found were not imported`);
+          let rest = 0;
+          for (const entry of state.frontier) {
+            if (allowed(entry.url)) rest++;
+            else this.passOver(state, entry.url);
+          }
+          state.notes.push(`Stopped at the page cap (${options.maxPages.toLocaleString('en-US')} pages); ${rest.toLocaleString('en-US')} more found were not imported`);
           state.frontier = [];
           break;
         }
-        const next = state.frontier[0];
-        if (robots.isAllowed(next.url, USER_AGENT) === false) {
-          state.skipped++;
-          this.error(state, next.url, 'robots.txt disallows it');
-        } else {
-          if (requested && delayMs > 0) await sleep(delayMs, undefined, { signal: controller.signal }).catch(() => undefined);
-          if (controller.signal.aborted) return await this.saveState(id, state);
-          requested = true;
-          const done = await this.page(state, options, scope, next, controller.signal);
-          if (!done) return await this.saveState(id, state);
-        }
+        if (requested && delayMs > 0) await sleep(delayMs, undefined, { signal: controller.signal }).catch(() => undefined);
+        if (controller.signal.aborted) return await this.saveState(id, state);
+        requested = true;
+        const done = await this.page(state, options, scope, next, controller.signal, allowed);
+        if (!done) return await this.saveState(id, state);
         state.frontier.shift();
         await this.saveState(id, state);
       }
@@ -413,16 +467,21 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
     }
   }
 
+  private passOver(state: CrawlState, url: string): void {
+    state.skipped++;
+    this.error(state, url, 'robots.txt disallows it');
+  }
+
   /** A re-sync's frontier: the start (a sitemap read anew) and every page imported before. */
-  private async seed(state: CrawlState, row: SiteImportRow, options: SiteImportOptions): Promise<void> {
+  private async seed(state: CrawlState, row: SiteImportRow, options: SiteImportOptions, robots: Robots): Promise<void> {
     if (options.mode === 'sitemap') {
       try {
         const response = await safeFetch(row.startUrl, this.fetchOptions({ maxBytes: SITEMAP_MAX_BYTES }));
         if (response.status >= 300) this.error(state, row.startUrl, `The sitemap answered ${response.status}`);
         else {
-          const listed = await this.sitemapPages(response.url, response.text(), options.maxPages);
+          const listed = await this.sitemapPages(response.url, response.text(), options.maxPages, robots);
           state.notes.push(...listed.notes);
-          for (const url of listed.urls) this.queue(state, url, 0);
+          this.queueListed(state, listed);
         }
       } catch (error) {
         this.error(state, row.startUrl, `The sitemap ${error instanceof SitemapError ? error.message : `could not be read: ${error instanceof Error ? error.message : String(error)}`}`);
@@ -436,7 +495,7 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /** Handles one page; false when the run was stopped meanwhile. */
-  private async page(state: CrawlState, options: SiteImportOptions, scope: string, next: { url: string; depth: number }, signal: AbortSignal): Promise<boolean> {
+  private async page(state: CrawlState, options: SiteImportOptions, scope: string, next: { url: string; depth: number }, signal: AbortSignal, allowed: (url: string) => boolean): Promise<boolean> {
     const { url, depth } = next;
     const known = state.pages[url];
     const headers: Record<string, string> = {};
@@ -485,7 +544,7 @@ export class SiteImportService implements OnModuleInit, OnApplicationBootstrap {
       const { links, heading } = pageLinks(html, finalUrl);
       ({ title, markdown } = pageTitle(content.title, content.markdown, heading));
       if (depth < options.maxDepth) {
-        for (const link of links) if (inScope(link, scope) && !link.endsWith('/robots.txt')) this.queue(state, link, depth + 1);
+        for (const link of links) if (inScope(link, scope) && !link.endsWith('/robots.txt')) this.queue(state, link, depth + 1, !allowed(link));
       }
     } else if (/application\/pdf/i.test(contentType ?? '')) {
       const name = decodeURIComponent(new URL(finalUrl).pathname.split('/').pop() || 'document.pdf');

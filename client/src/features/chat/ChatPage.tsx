@@ -223,25 +223,43 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   useReplyActivity(messages, pending, widget?.onActivity);
 
   // A person takes over: the request's answer, then live events (a reply, typing, taken, resolved).
-  const [handoff, setHandoff] = useState<HandoffView | null>(null);
+  // Each by scope: the events name their conversation, which may not be the one in view (another
+  // tab of the page, or another tab of the browser), and they stay with it.
+  const [handoffs, setHandoffs] = useState<Record<string, HandoffView>>({});
+  const handoff = handoffs[scope] ?? null;
   const [handoffBusy, setHandoffBusy] = useState(false);
   const [handoffFailed, setHandoffFailed] = useState(false);
-  const [humanTyping, setHumanTyping] = useState<string | null>(null);
+  const [humanTyping, setHumanTyping] = useState<{ conversationId: string; name: string } | null>(null);
   const scopeRef = useRef(scope);
   scopeRef.current = scope;
+  const tRef = useRef(t);
+  tRef.current = t;
   useEffect(
     () =>
       connection.onHandoff((event) => {
+        const stopTyping = () => setHumanTyping((current) => (current?.conversationId === event.conversationId ? null : current));
         if (event.kind === 'human') {
           const m = event.message;
-          conversations.append(scopeRef.current, { id: m.id, type: 'agent', content: m.content, timestamp: m.createdAt, author: m.author.name });
-          setHumanTyping(null);
+          stopTyping();
+          void conversations.deliver(event.conversationId, { id: m.id, type: 'agent', content: m.content, timestamp: m.createdAt, author: m.author.name }).then((to) => {
+            // A reply in a conversation out of view: stored there, and a notice here says where.
+            if (to !== undefined && to !== scopeRef.current) {
+              const names = tRef.current.verticals[to.split(':')[0] as VerticalId];
+              setNotice(tRef.current.handoff.elsewhere(m.author.name, names?.name ?? to));
+            }
+          });
         } else if (event.kind === 'typing') {
-          setHumanTyping(event.typing ? event.author.name : null);
+          if (event.typing) setHumanTyping({ conversationId: event.conversationId, name: event.author.name });
+          else stopTyping();
         } else {
-          setStoredHandoffs({});
-          setHandoff((current) => ({ message: current?.message ?? '', withinHours: current?.withinHours ?? true, emailSaved: current?.emailSaved ?? false, info: event.handoff }));
-          if (event.handoff.state !== 'open') setHumanTyping(null);
+          const to = conversations.scopeOfConversation(event.conversationId);
+          if (event.handoff.state !== 'open') stopTyping();
+          if (to === undefined) return;
+          setStoredHandoffs(({ [to]: _replaced, ...rest }) => rest);
+          setHandoffs((current) => {
+            const was = current[to];
+            return { ...current, [to]: { message: was?.message ?? '', withinHours: was?.withinHours ?? true, emailSaved: was?.emailSaved ?? false, info: event.handoff } };
+          });
         }
       }),
     // conversations.append keeps its identity; the listener is set once for the page.
@@ -255,10 +273,12 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
   const offerPerson = lastReply !== undefined && (lastReply.metadata?.answered === false || lastVote === 'down' || lastReply.metadata?.handoff === 'waiting');
   const askPerson = async (extra: { email?: string; message?: string } = {}) => {
     setHandoffBusy(true);
+    const asked = scope;
     try {
       // The 'future' tab is never selectable, so the vertical is one the server takes.
       const result = await requestHandoff(fetchImpl, { vertical: verticalId as Exclude<VerticalId, 'future'>, jurisdiction, language: language.code, ...extra });
-      setHandoff({ info: result.handoff, message: result.message, withinHours: result.withinHours, emailSaved: Boolean(extra.email) });
+      conversations.remember(asked, result.conversationId);
+      setHandoffs((current) => ({ ...current, [asked]: { info: result.handoff, message: result.message, withinHours: result.withinHours, emailSaved: Boolean(extra.email) } }));
       setHandoffFailed(false);
     } catch {
       setHandoffFailed(true);
@@ -298,7 +318,6 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
     const next = verticalOf(id);
     setVerticalId(id);
     setQueued(false);
-    setHandoff(null);
     setHandoffFailed(false);
     savePreferences({ vertical: id });
     if (next.requiresJurisdiction && !jurisdiction) setModalOpen(true);
@@ -383,6 +402,9 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
 
   const newChat = () => {
     void conversations.newChat(scope, verticalId, jurisdiction);
+    // A new conversation starts with the assistant: the old one's handoff is not shown with it.
+    setHandoffs(({ [scope]: _old, ...rest }) => rest);
+    setStoredHandoffs(({ [scope]: _stored, ...rest }) => rest);
     setInput('');
     setQueued(false);
     focusInput();
@@ -425,7 +447,11 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
                 <ConversationActions
                   canStartOver={messages.some((m) => m.type === 'user')}
                   onNewChat={newChat}
-                  onDeleteAll={conversations.deleteAll}
+                  onDeleteAll={async () => {
+                    await conversations.deleteAll();
+                    setHandoffs({});
+                    setStoredHandoffs({});
+                  }}
                 />
               </div>
             </div>
@@ -450,7 +476,7 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
               offer={offerPerson}
               asking={handoffBusy}
               failed={handoffFailed}
-              typing={humanTyping}
+              typing={humanTyping !== null && humanTyping.conversationId === conversations.conversationIdOf(scope) ? humanTyping.name : null}
               onAsk={() => void askPerson()}
               onLeave={(email, message) => void askPerson({ email, message })}
             />

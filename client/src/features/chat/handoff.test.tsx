@@ -108,3 +108,69 @@ describe('chat page: talk to a person', () => {
     await waitFor(() => expect(panel).toHaveTextContent('Thank you: the answer will also reach you by email.'));
   });
 });
+
+describe("chat page: a person's reply stays with its own conversation", () => {
+  const human = (conversationId: string, id: string, content: string) => ({ conversationId, message: { id, content, createdAt: new Date().toISOString(), author: { name: 'Dana' } } });
+
+  it('a reply for the conversation out of view is stored there (once), not in the open tab; a notice says where', async () => {
+    const server = handoffServer({ withinHours: true, message: 'A person will join you shortly.' });
+    const chat = renderChat({ fetch: server.fetch });
+    await notFoundReply(chat);
+    await chat.user.click(screen.getByRole('button', { name: 'Talk to a person' }));
+    await screen.findByRole('region', { name: 'Talk to a person' });
+
+    // The visitor looks at another vertical when Dana types and replies in the support conversation.
+    await chat.user.click(screen.getByRole('tab', { name: /Sales Advisor/ }));
+    serverSays(() => chat.socket.fire('chat:human-typing', { conversationId: 'c1', typing: true, author: { name: 'Dana' } }));
+    expect(screen.queryByTestId('human-typing')).not.toBeInTheDocument();
+    serverSays(() => chat.socket.fire('chat:human', human('c1', 'h1', 'Gold bars are not accepted, sorry.')));
+    await waitFor(() => expect(screen.getByText('Dana replied in your Customer Support conversation.')).toBeInTheDocument());
+    expect(screen.queryByText('Gold bars are not accepted, sorry.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Talk to a person' })).not.toBeInTheDocument();
+
+    // Back in support: the reply is there with Dana's name, and the same message again is not shown twice.
+    await chat.user.click(screen.getByRole('tab', { name: /Customer Support/ }));
+    const reply = screen.getByText('Gold bars are not accepted, sorry.').closest('article')!;
+    expect(within(reply as HTMLElement).getByText('Dana')).toBeInTheDocument();
+    serverSays(() => chat.socket.fire('chat:human', human('c1', 'h1', 'Gold bars are not accepted, sorry.')));
+    await waitFor(() => expect(screen.getAllByText('Gold bars are not accepted, sorry.')).toHaveLength(1));
+    expect(screen.getByRole('region', { name: 'Talk to a person' })).toBeInTheDocument();
+  });
+
+  it("a reply for a conversation this page does not know (another browser tab's) is looked up and shown in its own vertical", async () => {
+    let lists = 0;
+    const hrConversation = {
+      id: 'c9',
+      vertical: 'hr',
+      jurisdiction: null,
+      subJurisdiction: null,
+      language: 'en',
+      createdAt: '2026-01-01T10:00:00.000Z',
+      updatedAt: '2026-01-01T10:00:00.000Z',
+      truncated: false,
+      handoff: { state: 'open', version: 2, assignee: { id: 'm1', name: 'Dana' }, requestedAt: '2026-01-01T10:00:00.000Z', queuePosition: null, expectedWaitSeconds: null },
+      messages: [
+        { id: 'u1', role: 'user', content: 'How many vacation days do I get?', createdAt: '2026-01-01T10:00:00.000Z', status: 'complete', language: 'en', requestId: null, reply: null, feedback: null, error: null },
+        { id: 'h9', role: 'human', content: 'You get 25 days.', createdAt: '2026-01-01T10:02:00.000Z', status: 'complete', language: null, requestId: null, reply: null, feedback: null, error: null, author: { name: 'Dana' } },
+      ],
+    };
+    const fake = fakeFetch(async (url, init) => {
+      if (url === '/api/visitor/conversations' && (init.method ?? 'GET') === 'GET') {
+        lists += 1;
+        // At page load the visitor has nothing; the other tab's conversation exists by the time Dana replies.
+        const conversations = lists === 1 ? [] : [hrConversation];
+        return new Response(JSON.stringify({ success: true, data: { conversations } }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }
+      throw new TypeError('Failed to fetch');
+    });
+    const chat = renderChat({ fetch: fake.fetch });
+    await waitFor(() => expect(lists).toBe(1));
+    serverSays(() => chat.socket.fire('chat:human', human('c9', 'h9', 'You get 25 days.')));
+    await waitFor(() => expect(screen.getByText('Dana replied in your Employee Support conversation.')).toBeInTheDocument());
+    expect(screen.queryByText('You get 25 days.')).not.toBeInTheDocument();
+    await chat.user.click(screen.getByRole('tab', { name: /Employee Support/ }));
+    expect(screen.getByText('How many vacation days do I get?')).toBeInTheDocument();
+    expect(screen.getAllByText('You get 25 days.')).toHaveLength(1);
+    expect(within(screen.getByText('You get 25 days.').closest('article') as HTMLElement).getByText('Dana')).toBeInTheDocument();
+  });
+});

@@ -29,6 +29,8 @@ interface InFlight {
 /** A stored message as the page shows it (a failed reply becomes its apology, as when it failed live). */
 export function chatMessagesOf(message: VisitorMessage): ChatMessage[] {
   if (message.role === 'user') return [{ id: message.id, type: 'user', content: message.content, timestamp: message.createdAt }];
+  // A person's message shows with their name, as it did live.
+  if (message.role === 'human') return [{ id: message.id, type: 'agent', content: message.content, timestamp: message.createdAt, ...(message.author ? { author: message.author.name } : {}) }];
   const reply: ChatMessage = { id: message.id, type: 'agent', content: message.content, timestamp: message.createdAt, vote: message.feedback };
   switch (message.status) {
     case 'complete':
@@ -82,6 +84,20 @@ export function useConversations(options: ConversationsOptions) {
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const [loaded, setLoaded] = useState(false);
+  /** The server's conversation behind each scope, as far as this page knows it (stored, replies, handoff). */
+  const conversationIds = useRef(new Map<string, string>());
+
+  /** Records that `scope` shows the server's conversation `id`. */
+  const remember = useCallback((scope: string, id: string) => {
+    for (const [other, known] of conversationIds.current) if (known === id && other !== scope) conversationIds.current.delete(other);
+    conversationIds.current.set(scope, id);
+  }, []);
+
+  /** The scope that shows conversation `id`; undefined when this page does not know it. */
+  const scopeOfConversation = useCallback((id: string): string | undefined => {
+    for (const [scope, known] of conversationIds.current) if (known === id) return scope;
+    return undefined;
+  }, []);
 
   const messagesOf = useCallback((scope: string): ChatMessage[] => stateRef.current[scope] ?? optionsRef.current.welcome(scope), []);
 
@@ -119,7 +135,10 @@ export function useConversations(options: ConversationsOptions) {
       const reply = start({
         onDelta: (text) => dispatch({ kind: 'delta', requestId, text }),
         onRestart: () => dispatch({ kind: 'restart', requestId }),
-        onDone: (data) => settle({ kind: 'done', requestId, data }),
+        onDone: (data) => {
+          if (data.conversationId) remember(scope, data.conversationId);
+          settle({ kind: 'done', requestId, data });
+        },
         onError: (message, code, retryAfter) => {
           const onLimited = optionsRef.current.onLimited;
           if (query !== undefined && code && LIMIT_CODES.has(code) && onLimited) {
@@ -134,7 +153,7 @@ export function useConversations(options: ConversationsOptions) {
       });
       if (flights.current.get(requestId) === flight) flight.reply = reply;
     },
-    [release, timeoutMs, update],
+    [release, remember, timeoutMs, update],
   );
 
   // The visitor's conversations, once per page load.
@@ -146,6 +165,7 @@ export function useConversations(options: ConversationsOptions) {
         const { welcome, scopeOf } = optionsRef.current;
         for (const conversation of conversations) {
           const scope = scopeOf(conversation);
+          remember(scope, conversation.id);
           optionsRef.current.onStored?.(conversation, scope);
           // The visitor already asked something here before the list arrived: that stays.
           if ((stateRef.current[scope] ?? []).some((m) => m.type === 'user')) continue;
@@ -166,7 +186,7 @@ export function useConversations(options: ConversationsOptions) {
     return () => {
       cancelled = true;
     };
-  }, [connection, follow, update]);
+  }, [connection, follow, remember, update]);
 
   const send = useCallback(
     (scope: string, query: string, selection: ChatSelection): boolean => {
@@ -225,6 +245,7 @@ export function useConversations(options: ConversationsOptions) {
     async (scope: string, vertical: VerticalId, jurisdiction: JurisdictionChoice | null) => {
       for (const flight of [...flights.current.values()]) if (flight.scope === scope) release(flight.requestId, true);
       update(scope, () => optionsRef.current.welcome(scope));
+      conversationIds.current.delete(scope);
       try {
         await startNewChat(optionsRef.current.fetch, vertical as Parameters<typeof startNewChat>[1], jurisdiction);
       } catch (error) {
@@ -238,12 +259,47 @@ export function useConversations(options: ConversationsOptions) {
   const deleteAll = useCallback(async () => {
     for (const flight of [...flights.current.values()]) release(flight.requestId, true);
     stateRef.current = {};
+    conversationIds.current.clear();
     setByScope({});
     await deleteConversations(optionsRef.current.fetch);
   }, [release]);
 
   /** Adds a message the client makes itself (a jurisdiction's welcome). */
   const append = useCallback((scope: string, message: ChatMessage) => update(scope, (messages) => [...messages, message]), [update]);
+
+  /**
+   * A message the server pushed for conversation `conversationId` (a person's reply): added to the
+   * scope that shows that conversation, once, whichever scope the visitor is looking at. A
+   * conversation this page does not know (started in another tab) is looked up in the visitor's
+   * list first. Answers the scope it went to, or undefined when it is none of the visitor's.
+   */
+  const deliver = useCallback(
+    async (conversationId: string, message: ChatMessage): Promise<string | undefined> => {
+      let scope = scopeOfConversation(conversationId);
+      if (scope === undefined) {
+        try {
+          const match = (await loadConversations(optionsRef.current.fetch)).find((c) => c.id === conversationId);
+          if (match) {
+            scope = optionsRef.current.scopeOf(match);
+            remember(scope, conversationId);
+            // The scope shows that conversation as the server has it (what another tab wrote
+            // included), unless a reply is streaming in it here.
+            if (!(stateRef.current[scope] ?? []).some((m) => m.streaming)) {
+              const target = scope;
+              update(target, () => [...optionsRef.current.welcome(target, match), ...match.messages.flatMap(chatMessagesOf)]);
+            }
+          }
+        } catch {
+          return undefined;
+        }
+      }
+      if (scope === undefined) return undefined;
+      const target = scope;
+      update(target, (messages) => (messages.some((m) => m.id === message.id) ? messages : [...messages, message]));
+      return target;
+    },
+    [remember, scopeOfConversation, update],
+  );
 
   useEffect(
     () => () => {
@@ -263,6 +319,11 @@ export function useConversations(options: ConversationsOptions) {
     newChat,
     deleteAll,
     append,
+    deliver,
+    remember,
+    scopeOfConversation,
+    /** The server's conversation the scope shows, when known. */
+    conversationIdOf: (scope: string) => conversationIds.current.get(scope),
     /** Re-renders with the latest state (messagesOf reads it). */
     version: byScope,
   };

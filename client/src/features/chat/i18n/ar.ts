@@ -118,6 +118,7 @@ export const ar: ChatStrings = {
     leaveMessage: 'اترك رسالة',
     failed: 'تعذّر طلب شخص الآن. يرجى المحاولة مرة أخرى.',
     resolved: 'انتهت المحادثة مع فريقنا.',
+    elsewhere: (name: string, where: string) => `ردّ ${name} في محادثة ${where}.`,
   },
   notice: { dismiss: 'إغلاق' },
   limits: {

@@ -118,6 +118,7 @@ export const de: ChatStrings = {
     leaveMessage: 'Nachricht hinterlassen',
     failed: 'Gerade kann kein Mensch angefragt werden. Bitte versuchen Sie es erneut.',
     resolved: 'Das Gespräch mit unserem Team ist beendet.',
+    elsewhere: (name: string, where: string) => `${name} hat im Gespräch „${where}“ geantwortet.`,
   },
   notice: { dismiss: 'Schließen' },
   limits: {

@@ -184,6 +184,8 @@ export const en = {
     leaveMessage: 'Leave a message',
     failed: 'A person could not be asked for right now. Please try again.',
     resolved: 'The conversation with our team has ended.',
+    /** A person's reply arrived in a conversation out of view (it is shown there). */
+    elsewhere: (name: string, where: string) => `${name} replied in your ${where} conversation.`,
   },
   notice: {
     dismiss: 'Dismiss',

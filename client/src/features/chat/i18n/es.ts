@@ -118,6 +118,7 @@ export const es: ChatStrings = {
     leaveMessage: 'Dejar un mensaje',
     failed: 'Ahora no se pudo pedir una persona. Inténtelo de nuevo.',
     resolved: 'La conversación con nuestro equipo ha terminado.',
+    elsewhere: (name: string, where: string) => `${name} ha respondido en tu conversación de ${where}.`,
   },
   notice: { dismiss: 'Cerrar' },
   limits: {

@@ -118,6 +118,7 @@ export const fr: ChatStrings = {
     leaveMessage: 'Laisser un message',
     failed: 'Impossible de demander une personne pour le moment. Veuillez réessayer.',
     resolved: 'La conversation avec notre équipe est terminée.',
+    elsewhere: (name: string, where: string) => `${name} a répondu dans votre conversation ${where}.`,
   },
   notice: { dismiss: 'Fermer' },
   limits: {

@@ -118,6 +118,7 @@ export const hi: ChatStrings = {
     leaveMessage: 'संदेश छोड़ें',
     failed: 'अभी किसी व्यक्ति से नहीं जोड़ा जा सका। कृपया फिर से कोशिश करें।',
     resolved: 'हमारी टीम के साथ बातचीत समाप्त हो गई है।',
+    elsewhere: (name: string, where: string) => `${name} ने आपकी ${where} बातचीत में जवाब दिया।`,
   },
   notice: { dismiss: 'बंद करें' },
   limits: {

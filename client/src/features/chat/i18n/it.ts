@@ -118,6 +118,7 @@ export const it: ChatStrings = {
     leaveMessage: 'Lascia un messaggio',
     failed: 'Al momento non è stato possibile chiedere una persona. Riprova.',
     resolved: 'La conversazione con il nostro team è terminata.',
+    elsewhere: (name: string, where: string) => `${name} ha risposto nella conversazione ${where}.`,
   },
   notice: { dismiss: 'Chiudi' },
   limits: {

@@ -118,6 +118,7 @@ export const ja: ChatStrings = {
     leaveMessage: 'メッセージを残す',
     failed: '現在、担当者を呼べませんでした。もう一度お試しください。',
     resolved: 'チームとの会話は終了しました。',
+    elsewhere: (name: string, where: string) => `${name}さんが「${where}」の会話で返信しました。`,
   },
   notice: { dismiss: '閉じる' },
   limits: {

@@ -118,6 +118,7 @@ export const ko: ChatStrings = {
     leaveMessage: '메시지 남기기',
     failed: '지금은 상담원을 요청할 수 없습니다. 다시 시도해 주세요.',
     resolved: '팀과의 대화가 종료되었습니다.',
+    elsewhere: (name: string, where: string) => `${name}님이 ${where} 대화에서 답장했습니다.`,
   },
   notice: { dismiss: '닫기' },
   limits: {

@@ -118,6 +118,7 @@ export const pt: ChatStrings = {
     leaveMessage: 'Deixar uma mensagem',
     failed: 'Não foi possível pedir uma pessoa agora. Tente novamente.',
     resolved: 'A conversa com nossa equipe terminou.',
+    elsewhere: (name: string, where: string) => `${name} respondeu na sua conversa de ${where}.`,
   },
   notice: { dismiss: 'Fechar' },
   limits: {

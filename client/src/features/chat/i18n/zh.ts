@@ -118,6 +118,7 @@ export const zh: ChatStrings = {
     leaveMessage: '留言',
     failed: '暂时无法请求人工客服，请重试。',
     resolved: '与我们团队的对话已结束。',
+    elsewhere: (name: string, where: string) => `${name} 在您的“${where}”对话中回复了。`,
   },
   notice: { dismiss: '关闭' },
   limits: {
