@@ -383,7 +383,7 @@ describe('ConfigurationTab', () => {
     expect(file.format).toBe('support-assistant-config');
   });
 
-  it("'Global Settings' and 'Security & System Settings' save together to the server", async () => {
+  it("'Global Settings' and 'Security & System Settings' each have a Save of their own, which sends only that card's fields", async () => {
     const server = fakeConfigServer();
     const { user } = renderTab();
     await screen.findByRole('heading', { name: 'Global Settings' });
