@@ -150,6 +150,44 @@ describeBrowser('Embeddable widget in Chromium', () => {
     expect(await page.locator('.sa-launcher').isVisible()).toBe(true);
   });
 
+  it('a visitor in the widget asks for a person after a not-found answer, sees the queue, and gets the reply of a member live', async () => {
+    const { page } = await newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(host.url);
+    const frame = await openWidget(page);
+    await frame.locator('textarea').fill('zxqv blorft wibble quandary?');
+    await frame.locator('textarea').press('Enter');
+    const offer = frame.getByRole('button', { name: 'Talk to a person' });
+    await offer.waitFor({ timeout: 20000 });
+    await offer.click();
+    const panel = frame.getByRole('region', { name: 'Talk to a person' });
+    await panel.getByText(/You are number \d+ in the queue\./).waitFor({ timeout: 10000 });
+
+    // The member answers through the inbox API: the widget's conversation is the one waiting with that question.
+    const inbox = (await admin.get('/api/inbox').expect(200)).body.data;
+    const ids: string[] = inbox.waiting.map((item: { conversationId: string }) => item.conversationId);
+    let id = '';
+    for (const candidate of ids) {
+      const transcript = (await admin.get(`/api/inbox/${candidate}`).expect(200)).body.data;
+      if (transcript.messages.some((m: { content: string }) => m.content === 'zxqv blorft wibble quandary?')) id = candidate;
+    }
+    expect(id).not.toBe('');
+    await admin.post(`/api/inbox/${id}/take`).send({}).expect(200);
+    await panel.getByText(/is answering you\./).waitFor({ timeout: 10000 });
+    await admin.post(`/api/inbox/${id}/messages`).send({ text: 'Hello from the team, inside the widget.' }).expect(201);
+    const human = frame.locator('.message-agent').filter({ hasText: 'Hello from the team, inside the widget.' });
+    await human.waitFor({ timeout: 10000 });
+    expect(await human.locator('.message-author').textContent()).toBeTruthy();
+    await screenshot(page, 'widget-handoff', { fullPage: false });
+    // Once, in the widget's own conversation (the stored transcript agrees after a reload).
+    expect(await human.count()).toBe(1);
+    await page.reload();
+    const again = await openWidget(page);
+    await again.getByText('Hello from the team, inside the widget.').waitFor({ timeout: 10000 });
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it('identify() with a correct signature shows the same conversation in a second browser context; a wrong one does not', async () => {
     const signature = createHmac('sha256', secret).update('customer-1001').digest('hex');
     const question = 'Where can I see the status of my order?';
