@@ -27,6 +27,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { LimitsModule } from './limits/limits.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
+import { SpeechModule } from './speech/speech.module';
 import { TeamModule } from './team/team.module';
 import { WidgetModule } from './widget/widget.module';
 
@@ -57,6 +58,7 @@ export class AppModule {
         TeamModule,
         WidgetModule,
         HandoffModule,
+        SpeechModule,
         HealthModule,
         ChatModule,
       ],

@@ -17,6 +17,7 @@ import { AgentCreateSchema, AgentUpdateSchema, GlobalSettingsUpdateSchema, KeyTe
 import { ChatResumePayloadSchema, GapUpdateSchema, NewChatRequestSchema } from '../src/shared/contracts/conversations';
 import { EmbeddingKeyTestRequestSchema, EmbeddingSettingsUpdateSchema } from '../src/shared/contracts/embeddings';
 import { AuditSettingsUpdateSchema } from '../src/shared/contracts/audit';
+import { SpeechSettingsUpdateSchema } from '../src/shared/contracts/speech';
 import { KnowledgeItemInputSchema } from '../src/shared/contracts/knowledge';
 import { SiteImportRequestSchema } from '../src/shared/contracts/knowledge-import';
 import { InvitationAcceptSchema, InvitationCreateSchema, MemberUpdateSchema } from '../src/shared/contracts/team';
@@ -175,6 +176,7 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
       valid: { provider: 'openai', model: 'text-embedding-3-small', baseUrl: 'https://example.com/v1', apiKey: 'sk-test' },
       asAdmin: true,
     },
+    { name: 'PUT /api/config/speech', method: 'put', path: () => '/api/config/speech', schema: SpeechSettingsUpdateSchema, valid: { enabled: false, provider: 'openai', model: 'whisper-1', apiKey: 'sk-test' }, asAdmin: true },
     { name: 'POST /api/auth/verify-totp', method: 'post', path: () => '/api/auth/verify-totp', schema: SecondFactorCodeSchema, valid: { code: '123 456' }, asAdmin: 'half-signed-in' },
     { name: 'POST /api/auth/totp/confirm', method: 'post', path: () => '/api/auth/totp/confirm', schema: TotpCodeSchema, valid: { code: '123456' }, asAdmin: true },
     { name: 'POST /api/auth/totp/recovery-codes', method: 'post', path: () => '/api/auth/totp/recovery-codes', schema: TotpCodeSchema, valid: { code: '123456' }, asAdmin: true },
@@ -236,6 +238,30 @@ describe('contract fuzzing: invalid bodies get a 4xx envelope and write nothing'
     expect(await dbSnapshot(t)).toBe(before);
     // The server is still well.
     await admin.get('/api/knowledge').expect(200);
+  }, 120_000);
+
+  it('POST /api/voice/transcriptions: random files, field names, types and languages get a 4xx envelope and write nothing', async () => {
+    const uploads = fc.sample(
+      fc.record({
+        bytes: fc.oneof(fc.uint8Array({ maxLength: 2000 }), fc.constant(new Uint8Array(0)), fc.string({ maxLength: 200 }).map((text) => new TextEncoder().encode(text)), fc.uint8Array({ maxLength: 64 }).map((tail) => Uint8Array.from([0x52, 0x49, 0x46, 0x46, 1, 0, 0, 0, 0x57, 0x41, 0x56, 0x45, ...tail]))),
+        field: fc.constantFrom('file', 'file', 'audio', ''),
+        name: fc.oneof(fc.constantFrom('recording.webm', 'a.wav', 'x'), fc.string({ maxLength: 40 })),
+        type: fc.constantFrom('audio/webm', 'audio/wav', 'application/octet-stream', 'text/plain', 'image/png'),
+        language: fc.option(fc.oneof(fc.constantFrom('en', 'EN', 'eng', '', '\u0000', 'x'.repeat(3000)), fc.string({ maxLength: 10 })), { nil: undefined }),
+      }),
+      { numRuns: 150, seed: SEED },
+    );
+    const before = await dbSnapshot(t);
+    const wrong: unknown[] = [];
+    await eachLimited(uploads, 4, async (u) => {
+      const req = request(t.url).post('/api/voice/transcriptions');
+      if (u.language !== undefined) req.query({ language: u.language });
+      const res = await req.attach(u.field || 'file', Buffer.from(u.bytes), { filename: u.name.replace(/["\r\n]/g, '') || 'x', contentType: u.type });
+      const ok = res.status >= 400 && res.status < 500 && res.body?.success === false && typeof res.body?.error?.message === 'string' && res.body.error.message.length > 0;
+      if (!ok) wrong.push({ upload: { ...u, bytes: u.bytes.length }, status: res.status, answer: JSON.stringify(res.body).slice(0, 200) });
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(await dbSnapshot(t)).toBe(before);
   }, 120_000);
 
   it('path and query parameters of the team, session, second-factor, audit, API key and website import routes: hostile values get a 4xx envelope', async () => {

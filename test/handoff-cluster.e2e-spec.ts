@@ -5,10 +5,13 @@
  * replies; the visitor receives the reply live exactly once (on sockets of both servers); no
  * assistant reply (no provider call) follows any later visitor message until it is resolved.
  */
+import { randomBytes } from 'node:crypto';
 import { io, Socket } from 'socket.io-client';
 import request from 'supertest';
 import { AdminUsersService } from '../src/auth/admin-users.service';
 import { SESSION_COOKIE } from '../src/auth/cookies';
+import { visitorKeyOf } from '../src/conversations/visitor-identity';
+import { portableSql } from '../src/database/sql';
 import type { ChatHumanPayload, InboxChangedPayload } from '../src/shared/contracts/handoff';
 import type { AdminServerToClientEvents } from '../src/shared/contracts/socket';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
@@ -117,4 +120,48 @@ describeWith([NEEDS.redisUrl], 'handoff across two servers', () => {
       console.close();
     }
   }, 90_000);
+
+  it("a first message on A and a request for a person on B at the same moment: one conversation, the handoff holds, the bot's reply does not stand", async () => {
+    const outcomes: string[] = [];
+    for (let round = 0; round < 20; round += 1) {
+      const secret = randomBytes(32).toString('base64url');
+      const cookie = `sa_visitor=${secret}`;
+      const socket = await connectClient(a.url, { cookie });
+      try {
+        // Half the rounds ask for a person first, half send the chat first, 0 to 27 ms apart (20 rounds stay
+        // under the 30 requests for a person a minute allowed per address).
+        const ask = () => request(b.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send({ vertical: VERTICAL }).then((res) => res);
+        const send = () => chatOverSocket(socket, { vertical: VERTICAL, query: `Where is my parcel? (round ${round}) [mock:tokens=30;delay=10]` }, 30_000);
+        const pause = () => new Promise((resolve) => setTimeout(resolve, (round * 3) % 30));
+        const [asked, replied] =
+          round % 2 === 0
+            ? await (async () => {
+                const first = ask();
+                await pause();
+                return Promise.all([first, send()]);
+              })()
+            : await (async () => {
+                const first = send();
+                await pause();
+                return [await ask(), await first] as const;
+              })();
+        expect(asked.status).toBe(200);
+        const rows: { id: string; handoff_state: string }[] = await a.dataSource.query(
+          portableSql(a.dataSource, 'SELECT id, handoff_state FROM conversations WHERE visitor_key = $1'),
+          [visitorKeyOf(secret)],
+        );
+        expect(rows).toEqual([{ id: asked.body.data.conversationId, handoff_state: 'waiting' }]);
+        // The assistant's reply was stopped or never given: nothing it wrote stands as an answer.
+        const answers: { content: string; status: string }[] = await a.dataSource.query(
+          portableSql(a.dataSource, "SELECT content, status FROM conversation_messages WHERE conversation_id = $1 AND role = 'agent'"),
+          [rows[0].id],
+        );
+        expect(answers.filter((m) => m.status === 'complete' && m.content !== '')).toEqual([]);
+        outcomes.push(replied.error?.code ?? (replied.done?.handoff ? `quiet:${replied.done.handoff}` : 'answered'));
+      } finally {
+        socket.close();
+      }
+    }
+    console.log(`handoff race, 20 rounds: the chat ended ${outcomes.join(', ')}`);
+  }, 120_000);
 });

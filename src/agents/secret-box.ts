@@ -23,7 +23,7 @@ export const SECRET_BOX_VERSION = 'v1';
  * decrypts as another. The agents' box is the default; the admins' TOTP secrets have their own.
  */
 export const SECRET_BOX_PURPOSE = 'SECRET_BOX_PURPOSE';
-export type SecretBoxPurpose = 'agent-api-keys' | 'admin-totp' | 'widget-secrets' | 'handoff-webhook';
+export type SecretBoxPurpose = 'agent-api-keys' | 'admin-totp' | 'widget-secrets' | 'handoff-webhook' | 'speech-api-key';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 

@@ -4,8 +4,11 @@ import { BigIntColumn, EpochMsColumn, FloatColumn } from '../database/columns';
 export type UsageStatus = 'success' | 'error' | 'cancelled';
 /** How the chat was asked: the chat socket, /interact (JSON or SSE), an A2A agent or an MCP client. */
 export type UsageChannel = 'socket' | 'rest' | 'sse' | 'a2a' | 'mcp';
-/** A reply ('chat'), a question rewritten for retrieval ('rewrite'), or texts embedded for hybrid retrieval ('embedding'). */
-export type UsageKind = 'chat' | 'rewrite' | 'embedding';
+/**
+ * A reply ('chat'), a question rewritten for retrieval ('rewrite'), texts embedded for hybrid
+ * retrieval ('embedding'), or a recording transcribed for the microphone ('speech').
+ */
+export type UsageKind = 'chat' | 'rewrite' | 'embedding' | 'speech';
 
 /**
  * One LLM call: written by the usage recorder, in batches. A chat request records one 'chat'

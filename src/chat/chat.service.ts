@@ -31,20 +31,10 @@ import { describeJurisdiction } from '../retrieval/jurisdiction';
 import type { RewriteResult } from '../retrieval/question-rewrite';
 import { withLogFields } from '../common/log-context';
 import { HandoffService } from '../handoff/handoff.service';
-import { asksForPerson, handoffNotice } from '../handoff/handoff-phrases';
-import type { HandoffInfo } from '../shared/contracts/handoff';
-
-/**
- * The tool an LLM agent calls to hand the conversation to a person (the visitor asks for one, or
- * the model cannot help). Offered to the vendors whose tool calling the adapters read.
- */
-const REQUEST_HUMAN_TOOL: LlmTool = {
-  name: 'request_human',
-  description:
-    'Hand this conversation to a person from the support team. Call it when the visitor asks for a human, or when you cannot help with the knowledge you have. Tell the visitor in one short sentence that a person will join.',
-  parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why a person is needed, in a few words.' } } },
-};
-const TOOL_PROVIDERS = new Set(['openai', 'azure', 'anthropic']);
+import { asksForPerson } from '../handoff/handoff-phrases';
+import { applyUnansweredRule, holdForPerson } from './held-replies';
+import { streamProviderReply, toolsFor, type StreamedReply } from './provider-stream';
+import { armReplyLimits } from './reply-limits';
 
 /** Items cited per answer, and passages per item placed in the prompt. */
 const SOURCE_LIMIT = 4;
@@ -69,6 +59,29 @@ interface TurnIds {
   startedAt: number;
   /** Asked again after a takeover: the question may already be stored. */
   resumed: boolean;
+}
+
+/** A reply to run: the request, who asked and how, its stream, what stops it, and its turn's ids. */
+interface ReplyRun {
+  request: ChatRequest;
+  options: ChatRunOptions;
+  producer: ReplyProducer;
+  /** Settles when the visitor, a time limit, a shutdown, a handoff or a takeover stops the reply. */
+  stopped: Promise<StopCause>;
+  ids: TurnIds;
+}
+
+/** A reply that failed or was stopped, and what it had got to. */
+interface FailedReply {
+  turn: Turn;
+  producer: ReplyProducer;
+  error: unknown;
+  /** The text the visitor already got (kept in the conversation). */
+  text: string;
+  /** performance.now() when the visitor asked. */
+  started: number;
+  ttftMs: number | null;
+  agent?: AgentDefinition;
 }
 
 /** A reply that has started: follow its frames by `replyId` (ReplyStreamService); `result` settles when it ends. */
@@ -169,7 +182,7 @@ export class ChatService implements BeforeApplicationShutdown {
     // With REDIS_URL the turn goes with the stream's start: another server asks it again if this one stops.
     const spec = this.streams.distributed ? JSON.stringify(this.specOf(request, options, ids)) : undefined;
     const producer = this.streams.begin(replyId, { visitorKey: options.visitor.key }, (reason) => stop(reason), spec);
-    const result = withLogFields({ requestId: options.requestId, replyId }, () => this.execute(request, options, producer, stopped, ids));
+    const result = withLogFields({ requestId: options.requestId, replyId }, () => this.execute({ request, options, producer, stopped, ids }));
     if (options.slot) void result.finally(() => options.slot?.release()).catch(() => undefined);
     this.track(`${options.channel}:${replyId}`, stop, result);
     return { replyId, result };
@@ -218,7 +231,7 @@ export class ChatService implements BeforeApplicationShutdown {
     const producer = this.streams.resume(job, (reason) => stop(reason));
     const options: ChatRunOptions = { requestId: spec.requestId, channel: spec.channel, visitor: { key: job.visitorKey, returning: spec.returning }, widgetId: spec.widgetId };
     const result = withLogFields({ requestId: spec.requestId, replyId: job.replyId }, () =>
-      this.execute(chatRequestOf(spec), options, producer, stopped, { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true }),
+      this.execute({ request: chatRequestOf(spec), options, producer, stopped, ids: { userMessageId: spec.userMessageId, startedAt: spec.startedAt, resumed: true } }),
     );
     this.track(`${options.channel}:${job.replyId}`, stop, result);
     return true;
@@ -229,7 +242,8 @@ export class ChatService implements BeforeApplicationShutdown {
     return this.start(request, options).result;
   }
 
-  private async execute(request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, stopped: Promise<StopCause>, ids: TurnIds): Promise<ReplyData> {
+  private async execute(run: ReplyRun): Promise<ReplyData> {
+    const { request, options, producer, stopped, ids } = run;
     // A reply taken over counts from when the visitor asked (its timings, and the chat time limit).
     const startedAt = ids.resumed ? Math.min(ids.startedAt, Date.now()) : Date.now();
     const started = performance.now() - (Date.now() - startedAt);
@@ -263,11 +277,11 @@ export class ChatService implements BeforeApplicationShutdown {
       if (tracked) tracked.conversationId = turn.conversationId;
       // A person has the conversation (or is asked for now, in words): the assistant stays quiet.
       const hold = await this.handoff.holdFor(turn);
-      if (hold.quiet) return await this.quiet(turn, request, options, producer, started, hold.handoff);
+      if (hold.quiet) return await holdForPerson(this.conversations, this.handoff, { turn, request, channel: options.channel, producer, started, handoff: hold.handoff });
       if (asksForPerson(request.query, request.language.code)) {
         await this.conversations.saveQuestionOnly(turn);
         const handoff = await this.handoff.requestForTurn({ ...turn, known: true }, 'words');
-        return await this.quiet(turn, request, options, producer, started, handoff, true);
+        return await holdForPerson(this.conversations, this.handoff, { turn, request, channel: options.channel, producer, started, handoff, asked: true });
       }
       return await this.reply({
         request: { ...request, history: turn.history },
@@ -288,7 +302,7 @@ export class ChatService implements BeforeApplicationShutdown {
       // A turn opened while the agent or the knowledge failed ends failed too: it was left among
       // the server's running turns, and the question was never stored.
       if (!turn && opening) turn = await opening.catch(() => undefined);
-      if (turn && !producer.ended) this.finishFailed(turn, producer, error, '', started, null);
+      if (turn && !producer.ended) this.finishFailed({ turn, producer, error, text: '', started, ttftMs: null });
       else if (!producer.ended) producer.end({ kind: 'error', ...errorBody(error) });
       throw error;
     }
@@ -328,64 +342,33 @@ export class ChatService implements BeforeApplicationShutdown {
     // Checked again just before the provider call: a person may have been asked for meanwhile.
     if ((await this.handoff.holdFor(turn, false)).quiet) {
       await budget?.settle(0, 0);
-      this.finishFailed(turn, producer, new AppError('cancelled', HANDOFF_STOP_MESSAGE), '', started, null, agent);
+      this.finishFailed({ turn, producer, error: new AppError('cancelled', HANDOFF_STOP_MESSAGE), text: '', started, ttftMs: null, agent });
       throw new AppError('cancelled', HANDOFF_STOP_MESSAGE);
     }
 
-    const upstream = new AbortController();
-    let stopReason: StopCause | undefined;
-    const abort = (reason: StopCause) => {
-      if (!stopReason) stopReason = reason;
-      upstream.abort();
-    };
-    void stopped.then((reason) => abort(reason));
-    const chatTimer = setTimeout(() => abort('chat_timeout'), Math.max(0, this.config.chatTimeoutMs - (performance.now() - started)));
-    // The agent timeout is an inactivity limit: it restarts with every delta, so a long answer that
-    // keeps streaming is not cut, but a provider that stops sending is.
-    // refresh() re-arms the same timer (a new one per delta cost a clear and an allocation each).
-    const agentTimer = setTimeout(() => abort('agent_timeout'), agent.timeout);
-    const touch = () => void agentTimer.refresh();
-
+    const limits = armReplyLimits(stopped, this.config.chatTimeoutMs, agent.timeout, started);
     const coalescer = new FrameCoalescer((frame) => {
       producer.delta(frame);
       // Stored once the visitor has the first frame, so the write never delays it.
       if (!turn.saved) this.conversations.saveStart(turn);
     }, FRAME_INTERVAL_MS);
-    let text = '';
-    let ttftMs: number | null = null;
-    let usage: LlmUsage | undefined;
-    // The model asked for a person through the request_human tool.
-    let humanRequested = false;
+    const streamed: StreamedReply = { text: '', ttftMs: null, humanRequested: false };
     try {
       if (agent.unavailable) throw new AppError('provider_error', agent.unavailable);
-      const tools = TOOL_PROVIDERS.has(agent.connection.provider) ? [REQUEST_HUMAN_TOOL] : undefined;
-      for await (const chunk of provider.stream(
-        { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, ...(tools ? { tools } : {}), grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical, generalOnlyFor } },
-        upstream.signal,
-      )) {
-        if (upstream.signal.aborted) break;
-        if (chunk.type === 'delta') {
-          if (ttftMs === null) ttftMs = Math.round(performance.now() - started);
-          text += chunk.text;
-          coalescer.push(chunk.text);
-          touch();
-        } else if (chunk.type === 'tool') {
-          if (chunk.name === REQUEST_HUMAN_TOOL.name) humanRequested = true;
-          touch();
-        } else {
-          usage = chunk.usage;
-        }
-      }
-      if (upstream.signal.aborted) throw new LlmError('cancelled', 'The request was cancelled.');
-      // A tool call without text: the visitor is told a person will join (in their language).
-      if (humanRequested && text.trim() === '') {
-        text = handoffNotice(request.language.code, { kind: 'waiting', position: 1, waitMinutes: 3 });
-        if (ttftMs === null) ttftMs = Math.round(performance.now() - started);
-        coalescer.push(text);
-      }
-      if (text.trim() === '') throw new LlmError('bad_response', 'The AI provider returned an empty reply.');
+      const tools = toolsFor(agent.connection.provider);
+      await streamProviderReply(
+        {
+          provider,
+          request: { model, messages, temperature: agent.temperature, maxTokens: agent.maxTokens, ...(tools ? { tools } : {}), grounding: { query: request.query, passages, language: request.language.name, vertical: request.vertical, suggestedVertical, generalOnlyFor } },
+          limits,
+          coalescer,
+          started,
+          language: request.language.code,
+        },
+        streamed,
+      );
     } catch (error) {
-      if (stopReason === 'taken_over') {
+      if (limits.stopReason === 'taken_over') {
         // Another server took the reply over while this one stalled: it writes the usage event and the message.
         await budget?.settle(0, 0);
         this.conversations.dropTurn(turn);
@@ -393,15 +376,15 @@ export class ChatService implements BeforeApplicationShutdown {
       }
       // What the visitor already got stays: a stopped reply keeps its text.
       coalescer.flush();
-      const failure = describeFailure(error, stopReason, this.logger);
+      const failure = describeFailure(error, limits.stopReason, this.logger);
       if (failure.status !== 'cancelled') this.logger.warn(`Reply failed (${failure.error.code}): ${failure.error.message}`);
-      await this.recordUsage({ ...this.usageFacts(job, messages, text, ttftMs), usage: undefined, answered, status: failure.status, error: failure.error }, budget);
-      this.finishFailed(turn, producer, failure.error, text, started, ttftMs, agent);
+      await this.recordUsage({ ...this.usageFacts(job, messages, streamed.text, streamed.ttftMs), usage: undefined, answered, status: failure.status, error: failure.error }, budget);
+      this.finishFailed({ turn, producer, error: failure.error, text: streamed.text, started, ttftMs: streamed.ttftMs, agent });
       throw failure.error;
     } finally {
-      clearTimeout(chatTimer);
-      clearTimeout(agentTimer);
+      limits.clear();
     }
+    const { text, ttftMs, usage, humanRequested } = streamed;
     // The last text goes out in its turn (at most one frame per interval), while the usage event is stored.
     const drained = coalescer.drain();
 
@@ -445,7 +428,7 @@ export class ChatService implements BeforeApplicationShutdown {
     // Checked again before the reply is stored: a person asked for while it was written has the
     // conversation, and the assistant's reply does not join it (what streamed stays, as stopped).
     if ((await this.handoff.holdFor(turn, false)).quiet) {
-      this.finishFailed(turn, producer, new AppError('cancelled', HANDOFF_STOP_MESSAGE), text, started, ttftMs, agent);
+      this.finishFailed({ turn, producer, error: new AppError('cancelled', HANDOFF_STOP_MESSAGE), text, started, ttftMs, agent });
       throw new AppError('cancelled', HANDOFF_STOP_MESSAGE);
     }
     // In the conversation before the visitor gets chat:done (a reload right after shows it, a
@@ -471,59 +454,14 @@ export class ChatService implements BeforeApplicationShutdown {
       }
     }
     // The rule: after this many questions in a row the knowledge had no answer to, a person is asked for.
-    else if (answered === false) await this.unansweredRule(turn, data);
-    producer.end({ kind: 'done', data });
-    return data;
-  }
-
-  private async unansweredRule(turn: Turn, data: ReplyData): Promise<void> {
-    try {
-      const count = await this.handoff.unansweredRule();
-      if (count <= 0 || !(await this.handoff.unansweredInARow(turn.conversationId, turn.replyId, count))) return;
-      const handoff = await this.handoff.requestForTurn({ ...turn, known: true }, 'unanswered');
-      data.handoff = handoff.state;
-    } catch (error) {
-      this.logger.warn(`The unanswered-questions rule could not hand the conversation over: ${(error as Error).message}`);
-    }
-  }
-
-  /**
-   * A visitor message the assistant does not answer (a person has the conversation, or was just
-   * asked for in words): the question is stored for the inbox and the reply ends at once with an
-   * empty response (or, when the person was asked for now, what the visitor is told) and the
-   * conversation's handoff state. No provider call, no usage event.
-   */
-  private async quiet(turn: Turn, request: ChatRequest, options: ChatRunOptions, producer: ReplyProducer, started: number, handoff: HandoffInfo, asked = false): Promise<ReplyData> {
-    if (!asked) {
-      await this.conversations.saveQuestionOnly(turn);
-      this.handoff.visitorMessageHeld(turn.conversationId, handoff);
-    }
-    const language = request.language.code;
-    const response = !asked
-      ? ''
-      : handoff.state === 'open'
-        ? handoffNotice(language, { kind: 'open' })
-        : handoffNotice(language, { kind: 'waiting', position: handoff.queuePosition ?? 1, waitMinutes: Math.max(1, Math.round((handoff.expectedWaitSeconds ?? 180) / 60)) });
-    const data: ReplyData = {
-      response,
-      executionTime: Math.round(performance.now() - started),
-      confidence: 0,
-      vertical: request.vertical,
-      agentsInvolved: [],
-      a2aCompliant: options.channel === 'a2a',
-      optimization: { cacheHit: false, passages: 0, coalescedFrames: 0 },
-      sources: [],
-      replyId: producer.replyId,
-      conversationId: turn.conversationId,
-      handoff: handoff.state,
-      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, provider: 'local', model: 'none' },
-    };
+    else if (answered === false) await applyUnansweredRule(this.handoff, turn, data, this.logger);
     producer.end({ kind: 'done', data });
     return data;
   }
 
   /** Ends a reply that failed or was stopped: its stream gets the error frame, its message what arrived (stored in the background). */
-  private finishFailed(turn: Turn, producer: ReplyProducer, error: unknown, text: string, started: number, ttftMs: number | null, agent?: AgentDefinition): void {
+  private finishFailed(failed: FailedReply): void {
+    const { turn, producer, error, text, started, ttftMs, agent } = failed;
     const body = errorBody(error);
     const outcome: TurnOutcome = {
       status: body.code === 'cancelled' ? 'stopped' : 'error',

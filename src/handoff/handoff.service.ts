@@ -290,28 +290,37 @@ export class HandoffService implements OnModuleInit, OnApplicationShutdown {
     const scope = scopeOf({ vertical: request.vertical, jurisdiction: jurisdictionScopeOf(request.jurisdiction, request.subJurisdiction) });
     await this.conversations.writer.flush();
     const now = this.clock.now();
-    const found: ConversationRow[] = await this.dataSource.query(
-      this.sql(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL ORDER BY c.updated_at DESC LIMIT 1`),
-      [visitor.key, request.vertical, scope],
-    );
-    let row = found[0];
+    const openOne = async (): Promise<ConversationRow | undefined> =>
+      (
+        (await this.dataSource.query(
+          this.sql(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.visitor_key = $1 AND c.vertical = $2 AND c.scope = $3 AND c.closed_at IS NULL ORDER BY c.updated_at DESC LIMIT 1`),
+          [visitor.key, request.vertical, scope],
+        )) as ConversationRow[]
+      )[0];
+    let row = await openOne();
     if (!row) {
       const id = randomUUID();
       const jurisdiction = request.vertical === 'legal' ? jurisdictionScopeOf(request.jurisdiction, request.subJurisdiction) : undefined;
       const title = (request.message ?? 'Asked for a person').slice(0, 200);
+      // A first message on another server may store the scope's open conversation between the
+      // look-up and this insert: the unique index on open conversations (visitor, vertical, scope)
+      // keeps it one, the insert does nothing and the request joins that conversation.
       await queuedWrite(this.dataSource, () =>
         this.dataSource.query(
           this.sql(`INSERT INTO conversations (id, visitor_key, vertical, scope, jurisdiction, sub_jurisdiction, language, channel, title,
                                                message_count, unanswered_count, up_votes, down_votes, created_at, updated_at, closed_at)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, 'rest', $8, 0, 0, 0, 0, $9, $9, NULL)`),
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, 'rest', $8, 0, 0, 0, 0, $9, $9, NULL)
+                    ON CONFLICT DO NOTHING`),
           [id, visitor.key, request.vertical, scope, jurisdiction?.code ?? null, jurisdiction?.subRegion ?? null, request.language ?? null, title, now],
         ),
       );
-      row = (await this.row(id))!;
+      row = (await this.row(id)) ?? (await openOne());
+      if (!row) throw new Error('the conversation to hand over was neither stored nor found');
     }
     if (request.message) await this.addVisitorMessage(row, request.message, request.language ?? null, now);
     if (request.email && request.email !== row.visitor_email) {
-      await queuedWrite(this.dataSource, () => this.dataSource.query(this.sql('UPDATE conversations SET visitor_email = $2 WHERE id = $1'), [row.id, request.email]));
+      const conversationId = row.id;
+      await queuedWrite(this.dataSource, () => this.dataSource.query(this.sql('UPDATE conversations SET visitor_email = $2 WHERE id = $1'), [conversationId, request.email]));
       row = { ...row, visitor_email: request.email };
     }
     this.conversations.forgetHistory(visitor.key, row.vertical, row.scope);

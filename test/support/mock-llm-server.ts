@@ -15,6 +15,12 @@
  *                                 the openai SDK asks for), little-endian float32 in base64. Knobs
  *                                 `embeddings: {status, delayMs, hang, dimensions}` make it fail, slow
  *                                 or silent without touching chat completions.
+ *     POST /v1/audio/transcriptions  multipart (`file`, `model`, optional `language`,
+ *                                 `response_format`): the file must be audio (a WAV, WebM, Ogg, MP3,
+ *                                 MP4 or FLAC header; 400 otherwise, as OpenAI answers); answers
+ *                                 `{text}` with `transcription.text` ("how do I reset my password" by
+ *                                 default). The record holds `audio` (format, bytes, file name, type,
+ *                                 model, language). Knobs `transcription: {status, delayMs, text}`.
  *   Key: `Authorization: Bearer <key>`.
  * - Anthropic:
  *     POST /v1/messages           stream:true -> SSE events message_start, content_block_start, ping,
@@ -30,6 +36,7 @@
  *                                 reported model is the deployment; the first chunk carries
  *                                 `prompt_filter_results` and no choices, as Azure sends it)
  *     POST /openai/deployments/{deployment}/embeddings?api-version=...  (as /v1/embeddings)
+ *     POST /openai/deployments/{deployment}/audio/transcriptions?api-version=...  (as above)
  *     GET  /openai/models?api-version=...
  *   Key: the `api-key` header is required (401 without it); `api-version` is required (404).
  *
@@ -109,6 +116,24 @@ export interface MockScenario {
   rewrites?: Record<string, string>;
   /** The embeddings endpoints: fail with `status`, answer after `delayMs`, never answer (`hang`), vector length. */
   embeddings?: { status?: number; delayMs?: number; hang?: boolean; dimensions?: number };
+  /** The transcription endpoints: fail with `status`, answer after `delayMs`, answer `text`. */
+  transcription?: { status?: number; delayMs?: number; text?: string };
+}
+
+/** What the transcription endpoints answer by default. */
+export const MOCK_TRANSCRIPT = 'how do I reset my password';
+
+/** A transcription upload as the mock read it. */
+export interface MockAudioUpload {
+  /** The container by its header bytes; undefined when the file was no audio. */
+  format?: 'wav' | 'webm' | 'ogg' | 'mp3' | 'mp4' | 'flac';
+  bytes: number;
+  fileName?: string;
+  contentType?: string;
+  /** WAV only: the header's sample rate and channels, and the length of its data in seconds. */
+  wav?: { sampleRate: number; channels: number; seconds: number };
+  language?: string;
+  responseFormat?: string;
 }
 
 /** The scenario as applied to one request (`reply` resolved to text). */
@@ -157,7 +182,9 @@ export interface MockRequestRecord {
   /** The HTTP status sent; undefined while the request hangs unanswered. */
   status?: number;
   /** What the request was for. */
-  kind: 'chat' | 'models' | 'embeddings' | 'rewrite';
+  kind: 'chat' | 'models' | 'embeddings' | 'rewrite' | 'transcription';
+  /** Transcription requests: the uploaded file as read. */
+  audio?: MockAudioUpload;
   /** Embeddings requests: the texts to embed. */
   input?: string[];
   /** The full reply the mock meant to send (chat requests only). */
@@ -312,13 +339,17 @@ export class MockLlmServer {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const headers = lowerCaseHeaders(req);
-    const rawBody = await readBody(req);
+    const rawBytes = await readBodyBytes(req);
+    const rawBody = rawBytes.toString('utf8');
     const body = parseJson(rawBody);
 
     const azureChat = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
     const azureEmbeddings = /^\/openai\/deployments\/([^/]+)\/embeddings$/.exec(path);
-    const route: { vendor: MockVendor; kind: 'chat' | 'models' | 'embeddings' } | undefined =
+    const azureTranscription = /^\/openai\/deployments\/([^/]+)\/audio\/transcriptions$/.exec(path);
+    const route: { vendor: MockVendor; kind: 'chat' | 'models' | 'embeddings' | 'transcription' } | undefined =
       req.method === 'POST' && path === '/v1/chat/completions' ? { vendor: 'openai', kind: 'chat' }
+      : req.method === 'POST' && path === '/v1/audio/transcriptions' ? { vendor: 'openai', kind: 'transcription' }
+      : req.method === 'POST' && azureTranscription ? { vendor: 'azure', kind: 'transcription' }
       : req.method === 'POST' && path === '/v1/embeddings' ? { vendor: 'openai', kind: 'embeddings' }
       : req.method === 'POST' && azureEmbeddings ? { vendor: 'azure', kind: 'embeddings' }
       : req.method === 'POST' && path === '/v1/messages' ? { vendor: 'anthropic', kind: 'chat' }
@@ -334,7 +365,15 @@ export class MockLlmServer {
       return;
     }
 
-    const record = this.record(req, res, route.vendor, path, url, headers, body, azureChat?.[1] ?? azureEmbeddings?.[1], route.kind);
+    const multipart = route.kind === 'transcription' ? parseMultipart(headers['content-type'] ?? '', rawBytes) : undefined;
+    const fields = multipart ? Object.fromEntries(multipart.filter((p) => p.fileName === undefined).map((p) => [p.name, p.data.toString('utf8')])) : undefined;
+    const record = this.record(req, res, route.vendor, path, url, headers, fields ?? body, azureChat?.[1] ?? azureEmbeddings?.[1] ?? azureTranscription?.[1], route.kind);
+    if (multipart) {
+      const file = multipart.find((p) => p.name === 'file');
+      record.audio = file
+        ? { ...audioOf(file.data), bytes: file.data.length, fileName: file.fileName, contentType: file.contentType, language: fields?.['language'], responseFormat: fields?.['response_format'] }
+        : { bytes: 0 };
+    }
 
     if (!this.authorize(record, res)) return;
     if (record.vendor === 'azure' && !record.apiVersion) {
@@ -343,6 +382,10 @@ export class MockLlmServer {
     }
     if (route.kind === 'embeddings') {
       await this.sendEmbeddings(record, res);
+      return;
+    }
+    if (route.kind === 'transcription') {
+      await this.sendTranscription(record, res);
       return;
     }
     if (record.scenario.hang) return; // Never answer; `closedAt` is set when the client leaves.
@@ -382,7 +425,7 @@ export class MockLlmServer {
     headers: Record<string, string>,
     body: unknown,
     deployment: string | undefined,
-    kind: 'chat' | 'models' | 'embeddings',
+    kind: 'chat' | 'models' | 'embeddings' | 'transcription',
   ): MockRequestRecord {
     const json = isObject(body) ? body : {};
     const bearer = /^Bearer\s+(.+)$/i.exec(headers['authorization'] ?? '')?.[1];
@@ -532,6 +575,41 @@ export class MockLlmServer {
       }),
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
+  }
+
+  /** POST /v1/audio/transcriptions (and Azure's): `{text}` for an audio file, 400 for anything else. */
+  private async sendTranscription(record: MockRequestRecord, res: ServerResponse): Promise<void> {
+    const knobs = record.scenario.transcription ?? {};
+    if (record.scenario.hang) return;
+    const closed = closedSignal(res);
+    if (knobs.delayMs) await closed.sleep(knobs.delayMs);
+    if (closed.isClosed) return;
+    const status = knobs.status ?? record.scenario.status;
+    if (status !== undefined && status >= 400) {
+      this.sendError(record, res, status);
+      return;
+    }
+    const audio = record.audio;
+    if (!audio || audio.bytes === 0) {
+      this.sendError(record, res, 400, "file: Field required (send the audio as multipart/form-data in 'file')");
+      return;
+    }
+    if (!audio.format) {
+      this.sendError(record, res, 400, 'Invalid file format. Supported formats: flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm');
+      return;
+    }
+    if (record.vendor !== 'azure' && !record.model) {
+      this.sendError(record, res, 400, 'model: Field required');
+      return;
+    }
+    const text = knobs.text ?? MOCK_TRANSCRIPT;
+    if (audio.responseFormat === 'text') {
+      record.status = 200;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(text);
+      return;
+    }
+    this.sendJson(record, res, 200, { text });
   }
 
   private sendModels(record: MockRequestRecord, res: ServerResponse): void {
@@ -963,11 +1041,11 @@ function lowerCaseHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const done = (): void => resolve(Buffer.concat(chunks).toString('utf8'));
+    const done = (): void => resolve(Buffer.concat(chunks));
     req.on('end', done);
     req.on('close', done); // a client that leaves mid-body must not leave this pending
     req.on('error', reject);
@@ -997,4 +1075,73 @@ function asNumber(value: unknown): number | undefined {
 
 function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+interface MultipartPart {
+  name: string;
+  fileName?: string;
+  contentType?: string;
+  data: Buffer;
+}
+
+/** The parts of a multipart/form-data body (empty when the type or the body is not one). */
+export function parseMultipart(contentType: string, body: Buffer): MultipartPart[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!/^multipart\/form-data/i.test(contentType) || !boundary) return [];
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const parts: MultipartPart[] = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) break;
+    const part = body.subarray(start + 2, next - 2); // after CRLF, before the CRLF that precedes the next delimiter
+    const headerEnd = part.indexOf('\r\n\r\n');
+    if (headerEnd >= 0) {
+      const head = part.subarray(0, headerEnd).toString('utf8');
+      const name = /name="([^"]*)"/i.exec(head)?.[1];
+      if (name !== undefined) {
+        parts.push({
+          name,
+          fileName: /filename="([^"]*)"/i.exec(head)?.[1],
+          contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim(),
+          data: Buffer.from(part.subarray(headerEnd + 4)),
+        });
+      }
+    }
+    at = next;
+  }
+  return parts;
+}
+
+/** The container of an uploaded file by its header bytes (and a WAV's format), as a transcription service checks it. */
+export function audioOf(data: Buffer): Pick<MockAudioUpload, 'format' | 'wav'> {
+  const ascii = (start: number, end: number) => data.subarray(start, end).toString('latin1');
+  if (data.length >= 44 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') {
+    let sampleRate = 0;
+    let channels = 0;
+    let byteRate = 0;
+    for (let at = 12; at + 8 <= data.length; ) {
+      const id = ascii(at, at + 4);
+      const size = data.readUInt32LE(at + 4);
+      if (id === 'fmt ') {
+        channels = data.readUInt16LE(at + 10);
+        sampleRate = data.readUInt32LE(at + 12);
+        byteRate = data.readUInt32LE(at + 16);
+      }
+      if (id === 'data') {
+        if (!sampleRate || !byteRate) return {};
+        return { format: 'wav', wav: { sampleRate, channels, seconds: Math.min(size, data.length - at - 8) / byteRate } };
+      }
+      at += 8 + size + (size % 2);
+    }
+    return {};
+  }
+  if (data.length >= 4 && data[0] === 0x1a && data[1] === 0x45 && data[2] === 0xdf && data[3] === 0xa3) return { format: 'webm' };
+  if (data.length >= 28 && ascii(0, 4) === 'OggS') return { format: 'ogg' };
+  if (data.length >= 4 && ascii(0, 4) === 'fLaC') return { format: 'flac' };
+  if (data.length >= 12 && ascii(4, 8) === 'ftyp') return { format: 'mp4' };
+  if (data.length >= 3 && (ascii(0, 3) === 'ID3' || (data[0] === 0xff && (data[1] & 0xe0) === 0xe0))) return { format: 'mp3' };
+  return {};
 }

@@ -180,3 +180,25 @@ export function embeddingCostUsd(provider: string, model: string, tokens: number
   const count = Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
   return Math.round(((count * perMillion) / 1_000_000) * 1e8) / 1e8;
 }
+
+// --- speech to text (the microphone without browser speech recognition) ---------------------------
+
+/** List prices of transcription models, US dollars per minute of audio (Azure deployments priced alike). */
+export const SPEECH_PRICES_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
+  'whisper-1': 0.006,
+  whisper: 0.006,
+  'gpt-4o-transcribe': 0.006,
+  'gpt-4o-mini-transcribe': 0.003,
+});
+
+/**
+ * Cost of a transcription: its length at the model's per-minute list price (an unknown OpenAI or
+ * Azure model at whisper-1's; self-hosted servers cost nothing). Rounded to 1e-8.
+ */
+export function speechCostUsd(provider: string, model: string, seconds: number): number {
+  if (provider !== 'openai' && provider !== 'azure') return 0;
+  const name = model.trim().toLowerCase();
+  const perMinute = SPEECH_PRICES_PER_MINUTE[name] ?? SPEECH_PRICES_PER_MINUTE['whisper-1'];
+  const length = Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+  return Math.round(((length / 60) * perMinute) * 1e8) / 1e8;
+}
