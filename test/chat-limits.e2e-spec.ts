@@ -9,7 +9,8 @@ import * as http from 'node:http';
 import { io } from 'socket.io-client';
 import type { ChatLimits } from '../src/shared/contracts/limits';
 import { adminAgent, type AdminAgent } from './support/admin-session';
-import { chatOverSocket, ClientSocket, connectClient, newVisitorCookie, startTestApp, TestApp } from './support/test-app';
+import { chatOverSocket, ClientSocket, connectClient, eventually, newVisitorCookie, startTestApp, TestApp } from './support/test-app';
+import { ChatService } from '../src/chat/chat.service';
 
 interface Reply {
   status: number;
@@ -206,7 +207,8 @@ describe('chat rate limits', () => {
       const socket = await connectClient(slow.url, { cookie });
       try {
         const running = [chatOverSocket(socket, ASK), chatOverSocket(socket, ASK)];
-        await new Promise((r) => setTimeout(r, 50));
+        // Both hold their slot (the server runs them) before the third is sent.
+        await eventually(() => slow.app.get(ChatService).activeCount === 2, 5000, 'the first two replies to run');
         const third = await chatOverSocket(socket, ASK);
         expect(third.ack).toMatchObject({ accepted: false, error: { code: 'rate_limited' } });
         // The same visitor over REST (its cookie) is refused as well.
@@ -236,8 +238,11 @@ describe('chat rate limits', () => {
       expect(elsewhere.socket).toBeDefined();
       elsewhere.socket?.close();
       one.socket?.close();
-      await new Promise((r) => setTimeout(r, 100));
-      const again = await connectFrom(t, '127.0.0.7');
+      // The place is free once the server has seen the socket close: a connection is accepted again.
+      const again = await eventually(async () => {
+        const attempt = await connectFrom(t, '127.0.0.7');
+        return attempt.socket ? attempt : false;
+      }, 5000, 'a closed socket to free its place');
       expect(again.socket).toBeDefined();
       again.socket?.close();
     } finally {

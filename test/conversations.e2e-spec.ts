@@ -4,6 +4,7 @@
  */
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
+import { ConversationsClock } from '../src/conversations/conversations-clock';
 import { ConversationsService, START_HOLD_MS, type Turn } from '../src/conversations/conversations.service';
 import { portableSql } from '../src/database/sql';
 import { KnowledgeService } from '../src/knowledge/knowledge.service';
@@ -26,6 +27,52 @@ async function conversationsOf(t: TestApp, cookie: string): Promise<VisitorConve
 
 async function storedMessages(t: TestApp, conversationId: string): Promise<{ role: string; content: string; status: string }[]> {
   return t.dataSource.query(portableSql(t.dataSource, 'SELECT role, content, status FROM conversation_messages WHERE conversation_id = $1 ORDER BY seq'), [conversationId]);
+}
+
+/**
+ * The conversation writer's time, moved by hand (ConversationsClock's monotonic clock and timers):
+ * a timer due now fires at once (on a real 0 ms timer), a later one only when advance() reaches
+ * it. What a hold lets through before and after its end is then seen without a wall-clock bound.
+ */
+function driveWriterTime(clock: ConversationsClock): { advance(ms: number): void; moved(): number; restore(): void } {
+  const real = { elapsed: clock.elapsed, setTimer: clock.setTimer, clearTimer: clock.clearTimer };
+  const start = clock.elapsed();
+  let now = start;
+  const timers = new Map<object, { at: number; fire: () => void }>();
+  const runDue = () => {
+    for (;;) {
+      const next = [...timers.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!next) return;
+      timers.delete(next[0]);
+      next[1].fire();
+    }
+  };
+  clock.elapsed = () => now;
+  clock.setTimer = (fire, ms) => {
+    const handle = {};
+    timers.set(handle, { at: now + ms, fire });
+    if (ms <= 0) setTimeout(runDue, 0);
+    return handle;
+  };
+  clock.clearTimer = (timer) => {
+    if (!timers.delete(timer as object)) real.clearTimer.call(clock, timer);
+  };
+  return {
+    advance(ms) {
+      const target = now + ms;
+      for (;;) {
+        const next = [...timers.values()].filter((t) => t.at <= target).sort((a, b) => a.at - b.at)[0];
+        if (!next) break;
+        now = Math.max(now, next.at);
+        runDue();
+      }
+      now = target;
+    },
+    moved: () => now - start,
+    restore() {
+      Object.assign(clock, real);
+    },
+  };
 }
 
 /** Waits for the reply's stored message to be final (the writer runs after the reply). */
@@ -376,37 +423,43 @@ describe.each(MODES)('kept conversations (%s)', (mode) => {
     const open = (question: string) =>
       conversations.openTurn({ key: randomUUID(), returning: true }, { vertical: 'sales' }, { replyId: randomUUID(), requestId: randomUUID(), channel: 'socket', language: 'en', question, claimedHistory: [] });
     const questionsOf = async (turn: Turn) => (await storedMessages(t, turn.conversationId)).filter((m) => m.role === 'user').map((m) => m.content);
+    await conversations.writer.flush();
+    // The writer's time moves only when the test says so: a machine under load changes nothing.
+    const time = driveWriterTime(t.app.get(ConversationsClock));
+    try {
+      // Another reply waits for its first frame (a slow provider): the start that is out waits too.
+      const [held, slow] = await Promise.all([open('Held question'), open('Slow question')]);
+      conversations.saveStart(held);
+      // Past the 50 ms a start waits for others anyway, within the hold.
+      time.advance(START_HOLD_MS / 2);
+      expect(await questionsOf(held)).toEqual([]);
+      // Its first frame is out: both go, without the writer's time moving on (not the hold's end).
+      conversations.saveStart(slow);
+      await eventually(async () => (await questionsOf(held)).length === 1 && (await questionsOf(slow)).length === 1, 10_000, 'the held starts to be stored');
+      expect(time.moved()).toBe(START_HOLD_MS / 2);
 
-    // Another reply waits for its first frame (a slow provider): the start that is out waits too.
-    const [held, slow] = await Promise.all([open('Held question'), open('Slow question')]);
-    conversations.saveStart(held);
-    // Past the 50 ms a start waits for others anyway, within the hold.
-    await new Promise((resolve) => setTimeout(resolve, START_HOLD_MS / 2));
-    expect(await questionsOf(held)).toEqual([]);
-    // Its first frame is out: both go.
-    const released = Date.now();
-    conversations.saveStart(slow);
-    await eventually(async () => (await questionsOf(held)).length === 1 && (await questionsOf(slow)).length === 1, 2000, 'the held starts to be stored');
-    expect(Date.now() - released).toBeLessThan(START_HOLD_MS / 2);
+      // A reply that never gets a first frame holds a start START_HOLD_MS at most: not 1 ms before, stored at that moment.
+      const [bounded, never] = await Promise.all([open('Bounded question'), open('Never answered')]);
+      conversations.saveStart(bounded);
+      time.advance(START_HOLD_MS - 1);
+      expect(await questionsOf(bounded)).toEqual([]);
+      expect(conversations.writer.size).toBe(1);
+      time.advance(1);
+      await eventually(async () => (await questionsOf(bounded)).length === 1, 10_000, 'the bounded start to be stored');
+      conversations.dropTurn(never);
 
-    // A reply that never gets a first frame holds a start START_HOLD_MS at most.
-    const [bounded, never] = await Promise.all([open('Bounded question'), open('Never answered')]);
-    const out = Date.now();
-    conversations.saveStart(bounded);
-    await eventually(async () => (await questionsOf(bounded)).length === 1, START_HOLD_MS + 2000, 'the bounded start to be stored');
-    const took = Date.now() - out;
-    expect(took).toBeGreaterThanOrEqual(START_HOLD_MS - 20);
-    expect(took).toBeLessThan(START_HOLD_MS + 500);
-    conversations.dropTurn(never);
-
-    // An end does not wait: it writes at once and takes a held start along.
-    const [early, pending] = await Promise.all([open('Early question'), open('Pending question')]);
-    conversations.saveStart(early);
-    const ended = Date.now();
-    await conversations.saveEnd(early, { status: 'complete', text: 'Early answer', answered: true, executionMs: 5, ttftMs: 1 }, 5000);
-    expect(Date.now() - ended).toBeLessThan(500);
-    expect((await storedMessages(t, early.conversationId)).map((m) => m.content)).toEqual(['Early question', 'Early answer']);
-    conversations.dropTurn(pending);
+      // An end does not wait: it writes at once (the writer's time standing still) and takes a held start along.
+      const [early, pending] = await Promise.all([open('Early question'), open('Pending question')]);
+      conversations.saveStart(early);
+      const before = time.moved();
+      await conversations.saveEnd(early, { status: 'complete', text: 'Early answer', answered: true, executionMs: 5, ttftMs: 1 }, 10_000);
+      expect(time.moved()).toBe(before);
+      expect((await storedMessages(t, early.conversationId)).map((m) => m.content)).toEqual(['Early question', 'Early answer']);
+      conversations.dropTurn(pending);
+    } finally {
+      await conversations.writer.flush();
+      time.restore();
+    }
   });
 
   it('a turn opened while the visitor\'s previous turn is still queued gets it in its history (that visitor and scope only)', async () => {
@@ -492,8 +545,13 @@ describe('replies that survive the connection', () => {
       });
     });
     first.disconnect();
-    // The reply goes on while nobody listens.
-    await new Promise((r) => setTimeout(r, 200));
+    // The reply goes on while nobody listens: wait until it has sent frames the first socket never got.
+    const lastSeen = seen[seen.length - 1].seq;
+    await eventually(async () => {
+      if (!replyId) return false;
+      const res = await request(t.url).get(`/interact/replies/${replyId}`).set('Cookie', cookie);
+      return res.status === 200 && (res.body.data.status !== 'streaming' || res.body.data.seq > lastSeen + 1);
+    }, 5000, 'frames sent while nobody listens');
 
     const second = await connectClient(t.url, { cookie });
     try {

@@ -6,6 +6,7 @@
  */
 import request from 'supertest';
 import { UsageEvent } from '../src/analytics/usage-event.entity';
+import { UsageRecorderService } from '../src/analytics/usage-recorder.service';
 import { detectLanguage } from '../src/retrieval/language';
 import { costUsd } from '../src/shared/catalog/providers';
 import type { ReplyData } from '../src/shared/contracts/chat';
@@ -97,7 +98,8 @@ describe('question rewriting for retrieval (mock LLM)', () => {
     expect(data.optimization.questionRewrite).toBeUndefined();
     expect(mock.requests.map((r) => r.kind)).toEqual(['chat']);
     await eventsOf(data, 1);
-    await new Promise((r) => setTimeout(r, 100));
+    // Every event the reply recorded is written now: a rewrite's would be among them.
+    await t.app.get(UsageRecorderService).flush();
     expect((await eventsOf(data, 1)).map((e) => e.kind)).toEqual(['chat']);
   });
 

@@ -42,6 +42,27 @@ interface Pending {
   settle: () => void;
 }
 
+/**
+ * The writer's time: a monotonic clock (ms) and one-shot timers. The service lends its
+ * ConversationsClock's, so a test can move the hold's time by hand instead of waiting on it.
+ */
+export interface WriterTimers {
+  now(): number;
+  set(fire: () => void, ms: number, unref: boolean): unknown;
+  clear(timer: unknown): void;
+}
+
+/** performance.now() and setTimeout. */
+export const REAL_TIMERS: WriterTimers = {
+  now: () => performance.now(),
+  set: (fire, ms, unref) => {
+    const timer = setTimeout(fire, ms);
+    if (unref) timer.unref();
+    return timer;
+  },
+  clear: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
+};
+
 const MAX_PENDING = 100_000;
 const RETRY_MS = 1000;
 const MAX_TRIES = 5;
@@ -50,8 +71,8 @@ export class ConversationWriter {
   private readonly logger = new Logger('Conversations');
   private pending: Pending[] = [];
   private running: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  /** When the armed timer fires (performance.now()), and whether it is a retry after a failure. */
+  private timer: unknown;
+  /** When the armed timer fires (timers.now()), and whether it is a retry after a failure. */
   private timerDue = Infinity;
   private timerIsRetry = false;
   /** When the most urgent op queued since the last write is due (see enqueue's deferMs). */
@@ -68,6 +89,7 @@ export class ConversationWriter {
   constructor(
     private readonly dataSource: DataSource,
     private readonly hold: () => boolean = () => false,
+    private readonly timers: WriterTimers = REAL_TIMERS,
   ) {}
 
   get size(): number {
@@ -89,7 +111,7 @@ export class ConversationWriter {
       for (const entry of dropped) entry.settle();
       this.logger.error(`Dropped ${dropped.length} conversation writes: the database has been unavailable too long`);
     }
-    const now = performance.now();
+    const now = this.timers.now();
     this.nextDue = Math.min(this.nextDue, now + deferMs);
     this.nextLatest = Math.min(this.nextLatest, now + Math.max(deferMs, maxHoldMs));
     if (deferMs <= 0) this.urgent = true;
@@ -101,7 +123,7 @@ export class ConversationWriter {
   release(): void {
     if (!this.held || this.running || this.timerIsRetry) return;
     this.held = false;
-    this.arm(performance.now(), false);
+    this.arm(this.timers.now(), false);
   }
 
   /** Resolves once everything queued before the call is written (or has failed and waits for a retry). */
@@ -114,40 +136,39 @@ export class ConversationWriter {
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
   }
 
   /** Arms the timer for the next write: when the most urgent queued op is due, or a retry after a failure. */
   private schedule(retry: boolean): void {
     // A retry waits its turn however urgent the new ops are (no busy loop while the database is away).
     if (this.running || this.closed || this.pending.length === 0 || this.timerIsRetry) return;
-    const due = retry ? performance.now() + RETRY_MS : this.held && !this.urgent ? this.nextLatest : this.nextDue;
+    const due = retry ? this.timers.now() + RETRY_MS : this.held && !this.urgent ? this.nextLatest : this.nextDue;
     if (this.timer && this.timerDue <= due) return;
     this.arm(due, retry);
   }
 
   private arm(due: number, retry: boolean): void {
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     this.timerDue = due;
     this.timerIsRetry = retry;
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       this.timer = undefined;
       this.timerDue = Infinity;
       this.timerIsRetry = false;
       // Due, but the server asks writes to wait: until release(), or the latest any of them may.
-      if (!retry && !this.urgent && performance.now() < this.nextLatest && this.hold()) {
+      if (!retry && !this.urgent && this.timers.now() < this.nextLatest && this.hold()) {
         this.held = true;
         this.arm(this.nextLatest, false);
         return;
       }
       void this.writeNext();
-    }, Math.max(0, Math.ceil(due - performance.now())));
-    if (retry) this.timer.unref();
+    }, Math.max(0, Math.ceil(due - this.timers.now())), retry);
   }
 
   private writeNext(): Promise<void> {
     if (this.running) return this.running;
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     this.timer = undefined;
     this.timerDue = Infinity;
     this.timerIsRetry = false;

@@ -74,7 +74,7 @@ export class ConversationsService implements OnApplicationShutdown {
   private readonly turns = new Map<string, Turn>();
   /** The same turns by visitor, vertical and scope (openTurn looks up a conversation's queued turns there). */
   private readonly turnsByScope = new Map<string, Set<Turn>>();
-  /** Replies of this server still waiting for their first frame: reply id -> when the turn began opening (performance.now()). */
+  /** Replies of this server still waiting for their first frame: reply id -> when the turn began opening (clock.elapsed()). */
   private readonly awaitingFirstFrame = new Map<string, number>();
   private readonly writtenListeners = new Set<(turn: Turn, outcome: TurnOutcome) => void>();
   private readonly voteListeners = new Set<(vote: StoredVote) => void>();
@@ -91,7 +91,11 @@ export class ConversationsService implements OnApplicationShutdown {
     private readonly adminEvents: AdminEventsService,
     private readonly clock: ConversationsClock,
   ) {
-    this.writer = new ConversationWriter(dataSource, () => this.firstFramesAwaited());
+    this.writer = new ConversationWriter(dataSource, () => this.firstFramesAwaited(), {
+      now: () => this.clock.elapsed(),
+      set: (fire, ms, unref) => this.clock.setTimer(fire, ms, unref),
+      clear: (timer) => this.clock.clearTimer(timer),
+    });
     this.mirror = soleServer(config) && !streams.distributed ? new HistoryMirror(HISTORY_ROWS) : undefined;
     streams.onVisitorGone((visitorKey) => this.forgetVisitorTurns(visitorKey));
     streams.onScopeClosed((visitorKey, vertical, scope, at) => this.closeTurns(visitorKey, vertical, scope, at));
@@ -181,7 +185,7 @@ export class ConversationsService implements OnApplicationShutdown {
     },
   ): Promise<Turn> {
     const key = scopeOf(scope);
-    this.awaitingFirstFrame.set(ids.replyId, performance.now());
+    this.awaitingFirstFrame.set(ids.replyId, this.clock.elapsed());
     const byScope = scopeKeyOf(visitor.key, scope.vertical, key);
     const read = () =>
       readQuery<HistoryRow[]>(
@@ -338,7 +342,7 @@ export class ConversationsService implements OnApplicationShutdown {
 
   /** Whether a reply of this server is still waiting for its first frame (the writer holds starts meanwhile). */
   private firstFramesAwaited(): boolean {
-    const stale = performance.now() - FIRST_FRAME_WAIT_MS;
+    const stale = this.clock.elapsed() - FIRST_FRAME_WAIT_MS;
     for (const [replyId, since] of this.awaitingFirstFrame) {
       if (since >= stale) return true;
       this.awaitingFirstFrame.delete(replyId);
