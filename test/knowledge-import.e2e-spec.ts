@@ -74,6 +74,20 @@ describe('importing knowledge from files', () => {
     expect(res.body.data.items[0].id).toBeUndefined();
   });
 
+  it('a question answered from a table quotes the table: the header and the row, as a Markdown table', async () => {
+    // The DOCX above is stored; its benchmark table holds the answer.
+    const { default: request } = await import('supertest');
+    const res = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'What is the compression ratio and decompression speed of lz4 1.9.3?', preferredLanguage: 'English', userId: 'table-user' }).expect(200);
+    const data = res.body.data as { response: string; answered: boolean; sources: { title: string }[] };
+    expect(data.answered).toBe(true);
+    expect(data.sources[0].title).toBe('Zstd README');
+    const lines = data.response.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('| Compressor name | Ratio | Compression | Decompress. |'));
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(lines[header + 1]).toMatch(/^\| -+ \| -+ \| -+ \| -+ \|$/);
+    expect(lines.slice(header + 2)).toContain('| [lz4](https://lz4.github.io/lz4/) 1.9.3 | 2.101 | 740 MB/s | 4500 MB/s |');
+  });
+
   it('a Markdown file keeps its Markdown; an HTML page keeps its main content and title, without scripts or navigation', async () => {
     const md = await upload('zstd-README.md', fixture('zstd-README.md'), { preview: 'true' }).expect(201);
     expect(md.body.data.format).toBe('markdown');
