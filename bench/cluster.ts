@@ -540,13 +540,23 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
       // surviving app (no nginx), before the kill and during the reconnection storm after it.
       const survivor = cluster.state.apps[0];
       const probesBefore = await probeHandshakes(survivor.url, 8, 100);
+      const outputAtKill = cluster.output().length;
       const killedAt = performance.now();
       log(`${servers} servers: SIGKILL to ${victim.name} (pid ${victim.pid}) under load`);
       process.kill(victim.pid, 'SIGKILL');
+      log(`killed at monotonic ${process.hrtime.bigint() / 1000n} us (survivors: ${cluster.state.apps.filter((a) => a !== victim).map((a) => a.pid).join(', ')})`);
       const probesAfter = probeHandshakes(survivor.url, Math.floor(AFTER_KILL_MS / 500), 500);
       const probesViaNginx = probeHandshakes(cluster.state.url, Math.floor(AFTER_KILL_MS / 500), 500);
       await sleep(AFTER_KILL_MS);
       const probes = { before: probesBefore, after: await probesAfter, viaNginx: await probesViaNginx };
+      // What nginx and the cluster script said since the kill (upstreams failed or marked down), counted.
+      const said = new Map<string, number>();
+      for (const line of cluster.output().slice(outputAtKill).split('\n')) {
+        if (!/^\[(nginx|cluster)\]/.test(line)) continue;
+        const gist = line.replace(/^\[nginx\] \S+ \S+ /, '[nginx] ').replace(/\d+#\d+: \*\d+ /, '').replace(/, client: .*/, '').replace(/\d+(\.\d+)*/g, 'N').slice(0, 160);
+        said.set(gist, (said.get(gist) ?? 0) + 1);
+      }
+      for (const [gist, n] of [...said].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`  after the kill, ${n} x ${gist}`);
       log(`${servers} servers: winding the load down (the dead server's open replies are taken over once its heartbeat expires)`);
       await Promise.race([Promise.all(clients.map((c) => c.stop())), sleep(REPLY_TIMEOUT_MS + 15_000)]);
       const after = totals.replies.slice(repliesBefore);

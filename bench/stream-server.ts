@@ -227,18 +227,18 @@ if (role === 'app') {
   const reflect = Reflect as unknown as { getMetadataKeys(t: object): unknown[]; getMetadata(k: unknown, t: object): unknown; defineMetadata(k: unknown, v: unknown, t: object): void };
   for (const key of reflect.getMetadataKeys(originalOnSend)) reflect.defineMetadata(key, reflect.getMetadata(key, originalOnSend), tracedOnSend);
   gateway.onSend = tracedOnSend;
-  type Exec = (request: unknown, options: { requestId: string }, producer: { replyId: string }, ...rest: unknown[]) => Promise<unknown>;
+  type Exec = (run: { options: { requestId: string }; producer: { replyId: string } }) => Promise<unknown>;
   type Reply = (job: { producer: { replyId: string } }) => Promise<unknown>;
   const chatProto = ChatService.prototype as unknown as { execute: Exec; reply: Reply };
   const originalExecute = chatProto.execute;
-  chatProto.execute = function (this: unknown, request, options, producer, ...rest) {
-    const trace = traces.get(options.requestId);
-    traces.delete(options.requestId);
+  chatProto.execute = function (this: unknown, run) {
+    const trace = traces.get(run.options.requestId);
+    traces.delete(run.options.requestId);
     if (trace) {
       trace.executing = performance.now();
-      byReply.set(producer.replyId, trace);
+      byReply.set(run.producer.replyId, trace);
     }
-    return originalExecute.call(this, request, options, producer, ...rest);
+    return originalExecute.call(this, run);
   };
   const originalReply = chatProto.reply;
   chatProto.reply = function (this: unknown, job) {

@@ -97,6 +97,12 @@ describe('scripts/build-when-changed.mjs', () => {
     expect(run().built).toEqual(['client']);
   });
 
+  it("is what npm start runs before it serves, and what npm run build runs with --always", () => {
+    const scripts = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(/^node scripts\/build-when-changed\.mjs && node dist\/main\.js$/);
+    expect(scripts.build).toBe('node scripts/build-when-changed.mjs --always');
+  });
+
   it('--always builds both; --dry-run builds nothing and says what it would build', () => {
     run();
     expect(run('--always').built).toEqual(['server', 'client']);

@@ -30,7 +30,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { closeRedis } from '../common/redis-close';
 import type { ReplyData } from '../shared/contracts/chat';
-import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot, type TakeoverHandler } from './reply-frames';
+import { isFinal, type FollowResult, type FrameListener, type ReplyFrame, type ReplyOwner, type ReplySnapshot, type TakeoverStarter } from './reply-frames';
 import { isRedisConnectionError, RedisOutageLog } from '../common/redis-outage-log';
 
 /** XREAD blocks at most this long per round (followers added meanwhile wake it at once). */
@@ -53,6 +53,17 @@ const CLAIM_TTL_MS = 15_000;
  * server could beat, and the others need a moment to reconnect and beat again.
  */
 const RECONNECT_QUIET_MS = 5000;
+/**
+ * Takeovers one server opens at once: from the claim to the reply's first frame after the restart
+ * (the part that reads the conversation and the knowledge and calls the provider). A server that
+ * outlives another inherits all its running replies at the same moment (a few hundred under
+ * load); opened all at once they would hold its event loop for seconds, while the dead server's
+ * visitors are reconnecting to it. The others wait for a slot (the other survivors claim them
+ * meanwhile); a reply that is open streams like any other.
+ */
+export const TAKEOVER_SLOTS = 16;
+/** A taken-over reply with no frame this long after its claim gives its slot back anyway (a slow provider). */
+const TAKEOVER_OPEN_MS = 3000;
 /** Takeovers per reply; the next claimer ends it with reply_interrupted. */
 export const MAX_TAKEOVERS = 2;
 const START_WAIT_MS = 3000;
@@ -74,7 +85,9 @@ interface Options {
   quietMs?: number;
   endedTtlMs: number;
   onControl(message: ControlMessage): void;
-  takeover?: TakeoverHandler;
+  takeover?: TakeoverStarter;
+  /** TAKEOVER_SLOTS unless set (tests). */
+  takeoverSlots?: number;
   /** Redis refused a frame of a reply of this server: another server took it over. */
   onFenced?(replyId: string): void;
 }
@@ -153,8 +166,11 @@ export class RedisReplyStreams {
   private sweeping = false;
   /** Servers seen without a heartbeat, and since when. */
   private readonly deadSince = new Map<string, number>();
-  /** Replies a takeover attempt of this server is looking at now. */
+  /** Replies a takeover attempt of this server is looking at now (or waiting for a slot). */
   private readonly taking = new Set<string>();
+  /** Takeovers holding a slot (claiming, or taken and not open yet), and the ones waiting for one. */
+  private slotsHeld = 0;
+  private readonly slotWaiters: (() => void)[] = [];
   /** No takeovers before this (just after this server (re)gained Redis). */
   private quietUntil = 0;
   private lastWarning = 0;
@@ -226,6 +242,7 @@ export class RedisReplyStreams {
     this.closed = true;
     clearInterval(this.heartbeat);
     clearInterval(this.sweeper);
+    for (const wake of this.slotWaiters.splice(0)) wake();
     for (const tail of this.tails.values()) tail.followers.clear();
     this.tails.clear();
     // A clean stop ended its replies (shutdown waits for them or ends them): nothing to take over.
@@ -505,7 +522,10 @@ export class RedisReplyStreams {
     if (this.closed || !handler || this.taking.has(replyId)) return 'busy';
     if (!handler.accepting() || Date.now() < this.quietUntil) return 'busy';
     this.taking.add(replyId);
+    const release = await this.takeoverSlot();
+    let opening: Promise<unknown> | undefined;
     try {
+      if (this.closed || !handler.accepting()) return 'busy';
       const key = this.key(replyId);
       const entries = (await this.cmd.xrange(key, '-', '+')) as Entry[];
       const start = entries[0] && fieldMap(entries[0][1]);
@@ -550,10 +570,12 @@ export class RedisReplyStreams {
           if (/equal or smaller/i.test(refused.message)) return 'alive';
           throw refused;
         }
-        if (!handler.take({ replyId, visitorKey, spec, restartSeq: lastSeq + 1, attempt: next })) {
+        const started = handler.take({ replyId, visitorKey, spec, restartSeq: lastSeq + 1, attempt: next });
+        if (started === false) {
           await this.interrupt(key, lastSeq + 1);
           return 'interrupted';
         }
+        if (started !== true) opening = started;
         this.logger.log(`Reply ${replyId} taken over from a stopped server (attempt ${next})`);
         return 'taken';
       }
@@ -564,7 +586,23 @@ export class RedisReplyStreams {
       return 'failed';
     } finally {
       this.taking.delete(replyId);
+      if (opening) void Promise.race([opening.catch(() => undefined), sleep(TAKEOVER_OPEN_MS)]).then(release);
+      else release();
     }
+  }
+
+  /** Waits for one of the server's takeover slots; the function returned gives it back (once). */
+  private async takeoverSlot(): Promise<() => void> {
+    const slots = this.options.takeoverSlots ?? TAKEOVER_SLOTS;
+    while (this.slotsHeld >= slots && !this.closed) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    this.slotsHeld += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.slotsHeld -= 1;
+      this.slotWaiters.shift()?.();
+    };
   }
 
   /** Ends a reply's stream with reply_interrupted after frame `lastSeq`. */

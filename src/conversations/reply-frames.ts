@@ -53,6 +53,16 @@ export interface TakeoverHandler {
   take(job: TakeoverJob): boolean;
 }
 
+/**
+ * The Redis side's view of the handler: `take` may also return a promise that settles once the
+ * reply is open again (its first frame after the restart written, or its end). Until then the
+ * takeover holds one of the server's takeover slots.
+ */
+export interface TakeoverStarter {
+  accepting(): boolean;
+  take(job: TakeoverJob): boolean | Promise<unknown>;
+}
+
 export interface ReplyOwner {
   visitorKey: string;
 }

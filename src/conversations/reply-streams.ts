@@ -63,6 +63,8 @@ interface LocalReply {
   /** Stops the reply: a visitor's stop ('cancelled'), or 'taken_over' (stop quietly: another server writes it). */
   cancel: (reason: 'cancelled' | 'taken_over') => void;
   expiry?: NodeJS.Timeout;
+  /** A reply taken over: settles with its first frame after the restart (or its end). */
+  opened?: Promise<void>;
 }
 
 /** What the chat pipeline writes a reply through. */
@@ -128,7 +130,9 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
         onFenced: (replyId) => this.yieldReply(replyId),
         takeover: {
           accepting: () => this.takeover?.accepting() ?? false,
-          take: (job) => this.takeover?.take(job) ?? false,
+          // Open once the reply's first frame after the restart is written (or it ended): the
+          // takeover slot it held is free for the next one.
+          take: (job) => (this.takeover?.take(job) ? (this.local.get(job.replyId)?.opened ?? true) : false),
         },
       });
     }
@@ -170,6 +174,15 @@ export class ReplyStreamService implements OnModuleInit, OnApplicationShutdown {
     const producer = this.register(job.replyId, { visitorKey: job.visitorKey }, job.restartSeq - 1, job.attempt, cancel);
     // Already in the Redis stream (written with the claim).
     producer.restart(job.attempt);
+    const reply = this.local.get(job.replyId)!;
+    reply.opened = new Promise<void>((resolve) => {
+      const first: FrameListener = (frame) => {
+        if (frame.kind === 'restart') return;
+        reply.listeners.delete(first);
+        resolve();
+      };
+      reply.listeners.add(first);
+    });
     return producer;
   }
 

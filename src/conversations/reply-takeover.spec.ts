@@ -19,14 +19,16 @@ describeWithRedis('reply takeover (Redis)', () => {
   let raw: Redis;
   const servers: RedisReplyStreams[] = [];
 
-  function server(jobs: TakeoverJob[]): RedisReplyStreams {
+  /** A server whose handler records its jobs; `opened` (when given) says when each taken reply is open again. */
+  function server(jobs: TakeoverJob[], slots?: { count: number; opened: (job: TakeoverJob) => Promise<void> }): RedisReplyStreams {
     const s = new RedisReplyStreams(redisUrl!, prefix, {
       runningTtlMs: 60_000,
       endedTtlMs: 10_000,
       maxReplyMs: 30_000,
       quietMs: 0,
       onControl: () => undefined,
-      takeover: { accepting: () => true, take: (job) => (jobs.push(job), true) },
+      takeover: { accepting: () => true, take: (job) => (jobs.push(job), slots ? slots.opened(job) : true) },
+      ...(slots ? { takeoverSlots: slots.count } : {}),
     });
     servers.push(s);
     return s;
@@ -117,5 +119,43 @@ describeWithRedis('reply takeover (Redis)', () => {
     await raw.xadd(key, '0-1', 'k', 'start', 'o', 'visitor', 's', 'gone-server', 't', String(Date.now() - 60_000), 'q', '{}');
     expect(await b.takeOver('r5')).toBe('gone');
     expect(jobs).toEqual([]);
+  });
+
+  it('a server opens at most its slots of takeovers at once: the next waits until one is open, or another server claims it; each reply is taken once', async () => {
+    const ids = ['s1', 's2', 's3', 's4', 's5', 's6'];
+    for (const id of ids) await orphan(id, 2);
+    const jobsB: TakeoverJob[] = [];
+    const open = new Map<string, () => void>();
+    const b = server(jobsB, { count: 2, opened: (job) => new Promise<void>((resolve) => open.set(job.replyId, resolve)) });
+    await b.start();
+    const outcomes = ids.map((id) => b.takeOver(id));
+    const waitFor = async (check: () => boolean) => {
+      const deadline = Date.now() + 5000;
+      while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    };
+    await waitFor(() => jobsB.length >= 2);
+    // Two taken, neither open yet: the others wait (nothing more claimed by this server).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(jobsB).toHaveLength(2);
+    // Another server with room claims two of the waiting ones meanwhile.
+    const jobsC: TakeoverJob[] = [];
+    const c = server(jobsC);
+    await c.start();
+    const waiting = ids.filter((id) => !jobsB.some((j) => j.replyId === id));
+    expect(await c.takeOver(waiting[0])).toBe('taken');
+    expect(await c.takeOver(waiting[1])).toBe('taken');
+    // One of B's replies opens: its slot goes to the next; then the other.
+    open.get(jobsB[0].replyId)!();
+    await waitFor(() => jobsB.length >= 3);
+    expect(jobsB).toHaveLength(3);
+    open.get(jobsB[1].replyId)!();
+    await waitFor(() => jobsB.length >= 4);
+    for (const job of jobsB) open.get(job.replyId)?.();
+    const results = await Promise.all(outcomes);
+    // Each reply taken exactly once, by one server or the other; B found C's two already claimed.
+    const taken = [...jobsB, ...jobsC].map((j) => j.replyId).sort();
+    expect(taken).toEqual([...ids].sort());
+    expect(results.filter((o) => o === 'taken')).toHaveLength(4);
+    expect(results.filter((o) => o !== 'taken').sort()).toEqual(['alive', 'alive']);
   });
 });

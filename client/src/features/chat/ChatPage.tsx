@@ -29,7 +29,8 @@ import { VerticalTabs } from './components/VerticalTabs';
 import { useChatConnection, useShownStatus } from './hooks/useChatConnection';
 import { scopeKeyOf, useConversations } from './hooks/useConversations';
 import { usePublicSettings } from './hooks/usePublicSettings';
-import { useSpeechRecognition, voiceErrorMessage } from './hooks/useSpeechRecognition';
+import { voiceErrorMessage } from './hooks/useSpeechRecognition';
+import { useVoiceInput } from './hooks/useVoiceInput';
 import { StringsProvider, stringsFor, useDictionary, type ChatStrings } from './i18n';
 import { readPreferences, savePreferences } from './state/preferences';
 import './chat.css';
@@ -209,8 +210,10 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
     },
   });
   const limitElapsed = useCallback(() => setLimitedUntil(null), []);
-  const voice = useSpeechRecognition({
+  const voice = useVoiceInput({
     locale: language.speechLocale,
+    language: language.code,
+    fetch: fetchImpl,
     onFinal: (text) => setInput((current) => appendSpoken(current, text)),
     onError: (code) => setNotice(voiceErrorMessage(code, t.voice)),
   });
@@ -331,7 +334,7 @@ export default function ChatPage({ requestTimeoutMs, widget, ...connectionOption
 
   const send = () => {
     const query = input.trim();
-    if (query === '' || pending || voice.listening || limitedUntil !== null) return;
+    if (query === '' || pending || voice.listening || voice.transcribing || limitedUntil !== null) return;
     if (vertical.requiresJurisdiction && !jurisdiction) {
       setModalOpen(true);
       return;

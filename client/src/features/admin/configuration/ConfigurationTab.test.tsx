@@ -383,7 +383,7 @@ describe('ConfigurationTab', () => {
     expect(file.format).toBe('support-assistant-config');
   });
 
-  it("'Global Settings' and 'Security & System Settings' save together to the server", async () => {
+  it("'Global Settings' and 'Security & System Settings' each have a Save of their own, which sends only that card's fields", async () => {
     const server = fakeConfigServer();
     const { user } = renderTab();
     await screen.findByRole('heading', { name: 'Global Settings' });
@@ -431,5 +431,26 @@ describe('ConfigurationTab', () => {
     renderTab();
     const hr = await screen.findByRole('listitem', { name: 'Employee Support Agent' });
     expect(within(hr).getByText('Key unreadable')).toBeInTheDocument();
+  });
+
+  it('Speech to text: switches the provider on with a local Whisper server, sends the key once, and shows the mask', async () => {
+    const server = fakeConfigServer();
+    let stored = { enabled: false, provider: 'openai', model: 'whisper-1', baseUrl: null, endpoint: null, apiVersion: null, apiKey: null as string | null };
+    server.on('GET /api/config/speech', () => ok(stored));
+    server.on('PUT /api/config/speech', (body) => {
+      stored = { ...stored, ...body, apiKey: body.apiKey ? `${body.apiKey.slice(0, 3)}...${body.apiKey.slice(-4)}` : stored.apiKey };
+      return ok(stored);
+    });
+    const { user } = renderTab();
+    const section = within((await screen.findByRole('heading', { name: 'Speech to text' })).closest('section')!);
+    await user.click(section.getByRole('switch', { name: 'Transcribe recordings' }));
+    await user.selectOptions(section.getByRole('combobox', { name: 'Provider' }), 'openai-compatible');
+    expect(section.getByRole('combobox', { name: 'Model' })).toHaveValue('whisper-1');
+    await user.type(section.getByLabelText('Base URL'), 'http://127.0.0.1:8000/v1');
+    await user.type(section.getByLabelText('API Key'), 'sk-local-whisper-key');
+    await user.click(section.getByRole('button', { name: 'Save Speech to text' }));
+    expect(await section.findByText('Saved')).toBeInTheDocument();
+    expect(server.callsTo('PUT /api/config/speech')[0].body).toMatchObject({ enabled: true, provider: 'openai-compatible', model: 'whisper-1', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'sk-local-whisper-key' });
+    expect(section.getByLabelText('API Key')).toHaveValue('sk-...-key');
   });
 });

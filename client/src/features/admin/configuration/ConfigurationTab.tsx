@@ -12,6 +12,7 @@ import { ChatLimitsForm } from './components/ChatLimitsForm';
 import { SettingsForm } from './components/SettingsForm';
 import { ValidationPanel } from './components/ValidationPanel';
 import { EmbeddingsSection } from '../embeddings/EmbeddingsSection';
+import { SpeechSection } from './components/SpeechSection';
 import { CONFIG } from './strings';
 import { NoticeStack, useNotices } from '../../../components/Notices';
 import './configuration.css';
@@ -198,6 +199,7 @@ export function ConfigurationTab() {
       {config.data && <SettingsForm settings={config.data.global} onSave={saveSettings} />}
       {config.data && <ChatLimitsForm limits={config.data.global.chatLimits} onSave={saveLimits} />}
       {config.data && <EmbeddingsSection agents={agents} />}
+      {config.data && <SpeechSection />}
 
       {editing && (
         <AgentDialog

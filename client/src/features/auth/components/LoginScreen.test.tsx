@@ -118,9 +118,12 @@ describe('login screen: method choice and back links', () => {
     await enterEmail(user);
     expect(await screen.findByText('Choose your preferred login method')).toBeInTheDocument();
     expect(currentDot()).toBe(2);
+    // The focus moves with the step, never left on the page: the first method here.
+    await waitFor(() => expect(screen.getByRole('button', { name: /Login with Password/ })).toHaveFocus());
     await user.click(screen.getByRole('button', { name: 'Change Email' }));
     expect(screen.getByText('Enter your email to continue')).toBeInTheDocument();
     expect(currentDot()).toBe(1);
+    await waitFor(() => expect(screen.getByLabelText(LOGIN.emailLabel)).toHaveFocus());
   });
 
   it("both methods, password: the password step (third dot); 'Back' returns to the method choice", async () => {
@@ -130,8 +133,10 @@ describe('login screen: method choice and back links', () => {
     await user.click(await screen.findByRole('button', { name: /Login with Password/ }));
     expect(screen.getByText('Enter your password to login')).toBeInTheDocument();
     expect(currentDot()).toBe(3);
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.getByText('Choose your preferred login method')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: /Login with Password/ })).toHaveFocus());
   });
 
   it("both methods, code: sends a code, moves to the code step with a green banner; 'Back' returns to the method choice", async () => {

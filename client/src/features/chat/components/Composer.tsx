@@ -17,7 +17,7 @@ export interface ComposerProps {
   /** A message waits for the connection to come back (sent then). */
   queued?: boolean;
   onCancelQueued?(): void;
-  voice: { supported: boolean; listening: boolean; interim: string; toggle(): void };
+  voice: { supported: boolean; listening: boolean; transcribing?: boolean; interim: string; toggle(): void };
   /** Name of the chosen language, for the recording banner. */
   languageName: string;
 }
@@ -32,7 +32,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
   const t = useStrings();
   const inputId = useId();
   const hintId = useId();
-  const canSend = !pending && !waiting && !queued && !voice.listening && value.trim() !== '';
+  const canSend = !pending && !waiting && !queued && !voice.listening && !voice.transcribing && value.trim() !== '';
   const placeholder = voice.listening
     ? t.chat.listeningPlaceholder
     : status === 'offline'
@@ -59,6 +59,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
         <div className="recording-banner" role="status">
           <span className="recording-dot" aria-hidden="true" />
           {t.voice.recording(languageName)}
+        </div>
+      )}
+      {voice.transcribing && (
+        <div className="transcribing-note" role="status">
+          {t.voice.transcribing}
         </div>
       )}
       {voice.interim && (
@@ -88,7 +93,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             id={inputId}
             rows={2}
             value={value}
-            disabled={voice.listening}
+            disabled={voice.listening || voice.transcribing}
             placeholder={placeholder}
             aria-describedby={hintId}
             onChange={(event) => onChange(event.target.value)}
@@ -102,6 +107,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
             aria-label={voice.listening ? t.voice.stop : t.voice.start}
             title={voice.listening ? t.voice.stop : t.voice.start}
             aria-pressed={voice.listening}
+            disabled={voice.transcribing}
             onClick={voice.toggle}
           >
             {voice.listening ? <MicOff aria-hidden="true" size={20} /> : <Mic aria-hidden="true" size={20} />}

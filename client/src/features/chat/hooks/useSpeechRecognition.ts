@@ -50,6 +50,8 @@ export function voiceErrorMessage(code: string, VOICE: ChatStrings['voice'] = en
       return VOICE.noSpeech;
     case 'audio-capture':
       return VOICE.noMicrophone;
+    case 'transcribe-failed':
+      return VOICE.transcribeFailed;
     default:
       return VOICE.other(code);
   }
