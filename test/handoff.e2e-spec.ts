@@ -303,6 +303,22 @@ describe('Handoff to a person', () => {
     await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send({ vertical: 'nope' }).expect(400);
     await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send({ vertical: VERTICAL, email: 'not-an-email' }).expect(400);
     await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send([1]).expect(400);
+    // A legal conversation is kept per known jurisdiction: an unknown one (or sub-region) is refused, as in the chat.
+    const unknownPlace = await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send({ vertical: 'legal', jurisdiction: 'ZZ' }).expect(400);
+    expect(unknownPlace.body.error.code).toBe('unknown_jurisdiction');
+    await request(t.url).post('/api/visitor/conversations/handoff').set('Cookie', cookie).send({ vertical: 'legal', jurisdiction: 'US', subJurisdiction: 'Atlantis' }).expect(400);
+    // Business hours: a date that does not exist, and a misspelt day (dropped, it would close that day), are refused.
+    const owner = await adminAgent(t);
+    const hours = (schedule: object) => ({ hours: { sales: { timeZone: 'Europe/Paris', weekly: { mon: [{ open: '09:00', close: '17:00' }] }, holidays: [], ...schedule } } });
+    for (const [schedule, message] of [
+      [{ holidays: ['2026-02-30'] }, 'A holiday must be a date that exists, such as 2026-12-25'],
+      [{ holidays: ['2026-13-01'] }, 'A holiday must be a date that exists, such as 2026-12-25'],
+      [{ weekly: { mon: [{ open: '09:00', close: '17:00' }], tues: [{ open: '09:00', close: '17:00' }] } }, "The weekly schedule's days are mon, tue, wed, thu, fri, sat, sun (got tues)"],
+    ] as const) {
+      const refused = await owner.put('/api/config/handoff').send(hours(schedule)).expect(400);
+      expect(refused.body.error.message).toBe(message);
+    }
+    expect((await owner.get('/api/config/handoff').expect(200)).body.data.hours.sales).toBeUndefined();
   });
 
   it('limits a visitor asking for a person 50 times a minute', async () => {

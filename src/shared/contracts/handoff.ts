@@ -9,6 +9,7 @@
  * `rules.reopenOnMessage` is on. Every transition bumps `version`.
  */
 import { z } from 'zod';
+import { findSubRegion, getJurisdiction } from '../catalog/jurisdictions';
 import { ChatVerticalSchema } from './chat';
 import { body, coded, flag, integer, optional, text } from './rules';
 
@@ -72,7 +73,20 @@ export const HandoffRequestSchema = body({
   language: optional(text('The language', 10)),
   /** The visitor's IANA time zone (the next opening time is written in it). */
   timeZone: optional(text('The time zone', 64)),
-}).meta({ id: 'HandoffRequest' });
+})
+  // A legal conversation is kept per known jurisdiction (and sub-region), as the chat does.
+  .refine((r) => r.vertical !== 'legal' || !r.jurisdiction || getJurisdiction(r.jurisdiction) !== undefined, {
+    message: coded('unknown_jurisdiction', 'Unknown jurisdiction.'),
+    path: ['jurisdiction'],
+  })
+  .refine(
+    (r) => {
+      const known = r.vertical === 'legal' && r.jurisdiction && r.subJurisdiction ? getJurisdiction(r.jurisdiction) : undefined;
+      return !known || known.subRegions.length === 0 || findSubRegion(known, r.subJurisdiction) !== undefined;
+    },
+    { message: coded('unknown_jurisdiction', 'Unknown sub-region of that jurisdiction.'), path: ['subJurisdiction'] },
+  )
+  .meta({ id: 'HandoffRequest' });
 export type HandoffRequest = z.output<typeof HandoffRequestSchema>;
 
 /** The answer to a request for a person. */
@@ -199,6 +213,11 @@ export type InboxChangedPayload = z.infer<typeof InboxChangedPayloadSchema>;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A calendar date that exists (2026-02-30 does not). */
+function isRealDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+}
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 const timeOfDay = (label: string) => z.string({ error: `${label} must be a time such as 09:00` }).regex(TIME, `${label} must be a time such as 09:00`);
@@ -221,9 +240,20 @@ export const BusinessHoursSchema = z
     {
       timeZone: z.string({ error: 'The time zone must be an IANA name such as Europe/Paris' }).max(64).refine(isTimeZone, 'The time zone must be an IANA name such as Europe/Paris'),
       /** Openings per weekday (mon..sun); a day left out is closed. */
-      weekly: z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(OpeningSchema).max(6).optional()])) as Record<(typeof WEEKDAYS)[number], z.ZodOptional<z.ZodArray<typeof OpeningSchema>>>),
+      // Strict: a misspelt day ("tues") would otherwise be dropped and leave that day closed.
+      weekly: z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(OpeningSchema).max(6).optional()])) as Record<(typeof WEEKDAYS)[number], z.ZodOptional<z.ZodArray<typeof OpeningSchema>>>, {
+        error: (issue) => (issue.code === 'unrecognized_keys' ? `The weekly schedule's days are ${WEEKDAYS.join(', ')} (got ${issue.keys.join(', ')})` : 'The weekly schedule must be an object of days'),
+      }),
       /** Closed days (YYYY-MM-DD, in the time zone). */
-      holidays: z.array(z.string().regex(DAY, 'A holiday must be a date such as 2026-12-25')).max(366).default([]),
+      holidays: z
+        .array(
+          z
+            .string()
+            .regex(DAY, 'A holiday must be a date such as 2026-12-25')
+            .refine(isRealDay, 'A holiday must be a date that exists, such as 2026-12-25'),
+        )
+        .max(366)
+        .default([]),
     },
     { error: 'Business hours must be {timeZone, weekly, holidays}' },
   )
