@@ -8,6 +8,9 @@
  *  - the git FAQ (git-doc): /usr/share/doc/git-doc/gitfaq.txt
  *  - the zlib FAQ (zlib1g-dev): /usr/share/doc/zlib1g-dev/FAQ.gz
  *  - the Debian FAQ (debian-faq): /usr/share/doc/debian/FAQ/debian-faq.en.txt.gz (added later, held out)
+ * And one corpus imported as a website (held out): Python's HOWTOs and tutorial, python3-doc's
+ * HTML served on 127.0.0.1 and imported by the website importer, one item per page
+ * (eval/site-corpus.ts).
  * All four are the support pages of a software product, so their items go to Customer Support.
  *
  * And the made-up Northwind help centre and handbook (test/fixtures/faq-corpus.ts). Ranking work is
@@ -19,6 +22,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { FAQ_ITEMS, FAQ_QUESTIONS } from '../test/fixtures/faq-corpus';
 import type { KnowledgeItemInput } from '../src/shared/contracts/knowledge';
+import { pythonHtmlRoot, sitePages } from './site-corpus';
 
 /** A knowledge item with the key questions name it by. */
 export interface CorpusItem extends KnowledgeItemInput {
@@ -44,6 +48,8 @@ export interface Corpus {
   tuned: boolean;
   items: CorpusItem[];
   questions: EvalQuestion[];
+  /** A corpus imported through the website importer (eval/site-corpus.ts) from this HTML root; `items` is empty. */
+  site?: { root: string; pages: string[] };
 }
 
 /** Thrown when a corpus' Debian package is not installed. */
@@ -80,7 +86,7 @@ function item(key: string, title: string, content: string): CorpusItem {
 
 /** Checks that every key a question names is an item of the corpus (a typo would count as a miss). */
 function checked(corpus: Corpus): Corpus {
-  const keys = new Set(corpus.items.map((i) => i.key));
+  const keys = new Set(corpus.site ? corpus.site.pages : corpus.items.map((i) => i.key));
   for (const q of corpus.questions) {
     for (const key of q.expect) if (!keys.has(key)) throw new Error(`${corpus.name}: "${q.q}" expects unknown item "${key}"`);
   }
@@ -258,6 +264,24 @@ function debianFaq(): Corpus {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Python's HOWTOs and tutorial as a website (python3-doc's HTML), imported page by page through the
+// website importer when the eval runs (eval/site-corpus.ts). Held out.
+
+function pythonDocsSite(): Corpus {
+  const root = pythonHtmlRoot();
+  if (!root) readInstalled('/usr/share/doc/python3/html/howto/index.html', 'python3-doc');
+  const pages = sitePages(root!);
+  return checked({
+    name: 'python-docs-site',
+    source: `python3-doc ${root}/{howto,tutorial} served on 127.0.0.1 and imported by the website importer`,
+    tuned: false,
+    items: [],
+    questions: questionsOf('python-docs-site.json', VERTICAL),
+    site: { root: root!, pages },
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
 
 function northwind(): Corpus {
   return checked({
@@ -271,5 +295,5 @@ function northwind(): Corpus {
 
 /** The corpora, public ones first; a missing Debian package throws MissingCorpusError naming it. */
 export function loadCorpora(): Corpus[] {
-  return [pythonFaq(), gitFaq(), zlibFaq(), debianFaq(), northwind()];
+  return [pythonFaq(), gitFaq(), zlibFaq(), debianFaq(), pythonDocsSite(), northwind()];
 }

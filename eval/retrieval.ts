@@ -43,6 +43,7 @@ import type { KnowledgeService } from '../src/knowledge/knowledge.service';
 import { knowledgeServiceOn } from '../test/support/standalone';
 import type { RankedItem, RelevanceParams } from '../src/retrieval/relevance';
 import { Corpus, EvalQuestion, loadCorpora, MissingCorpusError } from './corpora';
+import { importSiteCorpus, type SiteImportFigures } from './site-corpus';
 import { MockLlmServer, startMockLlmServer } from '../test/support/mock-llm-server';
 import { OpenAiAdapter } from '../src/llm/adapters/openai.adapter';
 import type { LlmProvider } from '../src/llm/llm.types';
@@ -156,14 +157,23 @@ async function embeddingsOn(dataSource: DataSource, service: KnowledgeService): 
 
 /** Backfill time per chunk (ms), per corpus. */
 const embedMs: number[] = [];
+/** The website imports' figures, per corpus imported through the website importer. */
+const siteImports = new Map<string, SiteImportFigures>();
 
 async function runCorpus(corpus: Corpus): Promise<Outcome[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eval-retrieval-'));
   const dataSource = await openDataSource(loadConfig({}, { dataDir, seedSampleKnowledge: false, databaseUrl: undefined }));
   const service = knowledgeServiceOn(dataSource);
   try {
-    const created = await service.createMany(corpus.items.map((item) => KnowledgeItemInputSchema.parse(item)));
-    const keyOf = new Map(created.map((item, i) => [item.id, corpus.items[i].key]));
+    let keyOf: Map<string, string>;
+    if (corpus.site) {
+      const imported = await importSiteCorpus(corpus.site.root, dataSource, service, 'customer-service');
+      keyOf = imported.keyOf;
+      siteImports.set(corpus.name, imported.figures);
+    } else {
+      const created = await service.createMany(corpus.items.map((item) => KnowledgeItemInputSchema.parse(item)));
+      keyOf = new Map(created.map((item, i) => [item.id, corpus.items[i].key]));
+    }
     await service.warmSearchCache();
     const embeddings = await embeddingsOn(dataSource, service);
     const outcomes: Outcome[] = [];
@@ -275,7 +285,17 @@ function percentile(values: number[], p: number): number {
 function report(corpora: Corpus[], outcomes: Outcome[]): string {
   const out: string[] = ['# Retrieval evaluation (`npm run eval`)', ''];
   out.push('Corpora:');
-  for (const c of corpora) out.push(`- ${c.name}: ${c.items.length} items from ${c.source}; ${c.questions.length} questions${c.tuned ? ' (ranking was tuned on it)' : ''}`);
+  for (const c of corpora) {
+    const imported = siteImports.get(c.name);
+    const items = imported ? `${imported.pages} pages (one item each)` : `${c.items.length} items`;
+    out.push(`- ${c.name}: ${items} from ${c.source}; ${c.questions.length} questions${c.tuned ? ' (ranking was tuned on it)' : ''}`);
+    if (imported) {
+      out.push(
+        `  website import: ${imported.pages} pages in ${imported.seconds.toFixed(2)} s, ${imported.pagesPerSecond.toFixed(1)} pages/s (no crawl delay; fetch, main content to Markdown, ` +
+          `item and chunks stored, state saved per page); ${imported.skipped} skipped, ${imported.errors} errors`,
+      );
+    }
+  }
   out.push('', '## Per corpus', '', ...TABLE_HEAD);
   for (const mode of MODES) {
     const ofMode = outcomes.filter((o) => o.mode === mode.name);
@@ -364,7 +384,7 @@ async function main(): Promise<void> {
   rewriter = new OpenAiAdapter({ provider: 'openai', apiKey: 'sk-eval', baseUrl: mock.openaiBaseUrl });
   const outcomes: Outcome[] = [];
   for (const corpus of corpora) {
-    process.stderr.write(`[eval] ${corpus.name}: ${corpus.items.length} items, ${corpus.questions.length} questions\n`);
+    process.stderr.write(`[eval] ${corpus.name}: ${corpus.site ? `${corpus.site.pages.length} pages to import` : `${corpus.items.length} items`}, ${corpus.questions.length} questions\n`);
     outcomes.push(...(await runCorpus(corpus)));
   }
   await mock.close();

@@ -15,6 +15,8 @@ describe('eval corpora from the Debian FAQs', () => {
       expect(byName.get('git-faq')!.items).toHaveLength(20);
       expect(byName.get('zlib-faq')!.items).toHaveLength(44);
       expect(byName.get('debian-faq')!.items.length).toBeGreaterThan(140);
+      // Imported through the website importer when the eval runs: its pages, every expected one served.
+      expect(byName.get('python-docs-site')!.site!.pages.length).toBeGreaterThan(30);
       for (const corpus of corpora) {
         expect(corpus.questions.filter((q) => q.expect.length > 0).length).toBeGreaterThanOrEqual(40);
         for (const item of corpus.items) {

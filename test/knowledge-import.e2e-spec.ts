@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Zip, ZipDeflate } from 'fflate';
+import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, zipSync } from 'fflate';
 import { KnowledgeItem } from '../src/knowledge/knowledge-item.entity';
 import { startTestApp, TestApp } from './support/test-app';
 import { adminAgent, AdminAgent } from './support/admin-session';
@@ -27,6 +27,42 @@ function zipBomb(entry: string, bytes: number): Buffer {
   zip.end();
   return Buffer.concat(parts);
 }
+
+/** A fixture's ZIP parts changed by `change` (XML edited as text), zipped again. */
+function edited(name: string, change: (files: Record<string, Uint8Array>, xml: (part: string, edit: (text: string) => string) => void) => void): Buffer {
+  const files = unzipSync(fixture(name));
+  change(files, (part, edit) => (files[part] = strToU8(edit(strFromU8(files[part])))));
+  return Buffer.from(zipSync(files));
+}
+
+const SHEET = 'xl/worksheets/sheet1.xml';
+/** The benchmark workbook with a formula (cached value), a formula without one, merged cells and a second, empty sheet. */
+const oddWorkbook = () =>
+  edited('zstd-benchmarks.xlsx', (files, xml) => {
+    const sheet = strFromU8(files[SHEET]);
+    xml(SHEET, (x) =>
+      x
+        .replace('<c r="B2" s="0" t="n"><v>2.887</v></c>', '<c r="B2" s="0"><f>1+1.887</f><v>2.887</v></c>')
+        .replace('<c r="B3" s="0" t="n"><v>2.743</v></c>', '<c r="B3" s="0"><f>B2*2</f></c>')
+        .replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="A12:D12"/></mergeCells>'),
+    );
+    files['xl/worksheets/sheet2.xml'] = strToU8(sheet.replace(/<sheetData>[\s\S]*<\/sheetData>/, '<sheetData/>'));
+    xml('xl/workbook.xml', (x) => x.replace('</sheets>', '<sheet name="Empty" sheetId="2" state="visible" r:id="rId9"/></sheets>'));
+    xml('xl/_rels/workbook.xml.rels', (x) => x.replace('</Relationships>', '<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>'));
+    xml('[Content_Types].xml', (x) => x.replace('</Types>', '<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>'));
+  });
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+/** The README with an embedded picture (alt text "A tiny dot") before its first paragraph. */
+const docxWithImage = () =>
+  edited('zstd-README.docx', (files, xml) => {
+    files['word/media/image1.png'] = PNG;
+    xml('word/_rels/document.xml.rels', (x) => x.replace('</Relationships>', '<Relationship Id="rIdImg" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/image1.png"/></Relationships>'));
+    const drawing =
+      '<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="9525" cy="9525"/><wp:docPr id="99" name="Picture 1" descr="A tiny dot"/>' +
+      '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">' +
+      '<pic:nvPicPr><pic:cNvPr id="0" name="image1.png" descr="A tiny dot"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:embed="rIdImg"/></pic:blipFill><pic:spPr/></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>';
+    xml('word/document.xml', (x) => x.replace('<w:body>', `<w:body>${drawing}`));
+  });
 
 describe('importing knowledge from files', () => {
   let t: TestApp;
@@ -74,6 +110,20 @@ describe('importing knowledge from files', () => {
     expect(res.body.data.items[0].id).toBeUndefined();
   });
 
+  it('a question answered from a table quotes the table: the header and the row, as a Markdown table', async () => {
+    // The DOCX above is stored; its benchmark table holds the answer.
+    const { default: request } = await import('supertest');
+    const res = await request(t.url).post('/interact').send({ vertical: 'customer-service', query: 'What is the compression ratio and decompression speed of lz4 1.9.3?', preferredLanguage: 'English', userId: 'table-user' }).expect(200);
+    const data = res.body.data as { response: string; answered: boolean; sources: { title: string }[] };
+    expect(data.answered).toBe(true);
+    expect(data.sources[0].title).toBe('Zstd README');
+    const lines = data.response.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('| Compressor name | Ratio | Compression | Decompress. |'));
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(lines[header + 1]).toMatch(/^\| -+ \| -+ \| -+ \| -+ \|$/);
+    expect(lines.slice(header + 2)).toContain('| [lz4](https://lz4.github.io/lz4/) 1.9.3 | 2.101 | 740 MB/s | 4500 MB/s |');
+  });
+
   it('a Markdown file keeps its Markdown; an HTML page keeps its main content and title, without scripts or navigation', async () => {
     const md = await upload('zstd-README.md', fixture('zstd-README.md'), { preview: 'true' }).expect(201);
     expect(md.body.data.format).toBe('markdown');
@@ -95,6 +145,23 @@ describe('importing knowledge from files', () => {
     expect(items[2].content).toContain('| S-250 | Gift box, size 250 | 500.00 |');
   });
 
+  it('odd but valid files: formulas, merged cells and an empty sheet; an embedded image; HTML without <main>; CSV quoting', async () => {
+    const sheet = await upload('odd-workbook.xlsx', oddWorkbook(), { preview: 'true' }).expect(201);
+    // The empty sheet adds no item; a formula shows its cached value, one without a value an empty cell.
+    expect(sheet.body.data.items).toHaveLength(1);
+    const lines: string[] = sheet.body.data.items[0].content.split('\n');
+    expect(lines).toContain('| zstd 1.5.1 -1 | 2.887 | 530 MB/s | 1700 MB/s |');
+    expect(lines).toContain('| zlib 1.2.11 -1 |  | 95 MB/s | 400 MB/s |');
+    const word = await upload('pictures.docx', docxWithImage(), { preview: 'true' }).expect(201);
+    expect(word.body.data.items[0].content.startsWith('A tiny dot\n\n**Zstandard**')).toBe(true);
+    expect(word.body.data.items[0].content).not.toMatch(/data:image|base64/);
+    const page = await upload('hours.html', Buffer.from('<html><head><title>Opening hours</title></head><body><h1>Opening hours</h1><p>We are open from nine to five on weekdays and closed on public holidays.</p><ul><li>Monday to Friday: 9-17</li><li>Saturday: 10-14</li></ul></body></html>'), { preview: 'true' }).expect(201);
+    expect(page.body.data.items[0]).toMatchObject({ title: 'Opening hours' });
+    expect(page.body.data.items[0].content).toMatch(/^- +Saturday: 10-14$/m);
+    const csv = await upload('odd.csv', Buffer.from('name,"quote ""inside""",note\n"multi\nline",2,"a | pipe"\n'), { preview: 'true' }).expect(201);
+    expect(csv.body.data.items[0].content).toBe('| name | quote "inside" | note |\n| --- | --- | --- |\n| multi<br>line | 2 | a \\| pipe |');
+  });
+
   describe('refuses, storing nothing', () => {
     it.each([
       ['a DOCX zip bomb (a document that unpacks to 120 MB)', 'bomb.docx', () => zipBomb('word/document.xml', 120 * 1024 * 1024), 413, /possible zip bomb/],
@@ -104,6 +171,12 @@ describe('importing knowledge from files', () => {
       ['a legacy Excel file', 'budget.xls', () => Buffer.from('\xd0\xcf\x11\xe0 not really', 'latin1'), 415, /Excel 97-2003 \(\.xls\) files are not yet supported/],
       ['a file of an unknown type', 'tool.exe', () => Buffer.from('MZ'), 415, /not a supported file type/],
       ['a DOCX that is not a zip', 'fake.docx', () => Buffer.from('just text'), 400, /not a valid DOCX file/],
+      ['an HTML file of binary bytes', 'binary.html', () => Buffer.from([0, 1, 2, 255, 254, 0, 0, 7]), 400, /"binary\.html" holds binary data, not HTML text/],
+      ['an XLSX whose only sheet is empty', 'empty.xlsx', () => edited('zstd-benchmarks.xlsx', (_f, xml) => xml(SHEET, (x) => x.replace(/<sheetData>[\s\S]*<\/sheetData>/, '<sheetData/>'))), 400, /holds no rows/],
+      ['an XLSX whose sheet is missing', 'no-sheet.xlsx', () => edited('zstd-benchmarks.xlsx', (files) => delete files[SHEET]), 400, /could not be read as an Excel workbook/],
+      ['an XLSX with a 3 MB cell', 'huge-cell.xlsx', () => edited('zstd-benchmarks.xlsx', (_f, xml) => xml('xl/sharedStrings.xml', (x) => x.replace('Compressor name', 'x'.repeat(3_000_000)))), 413, /converts to more than 1 MB of text/],
+      ['a DOCX with no text, only its layout', 'blank.docx', () => edited('zstd-README.docx', (_f, xml) => xml('word/document.xml', (x) => x.replace(/<w:body>[\s\S]*<w:sectPr/, '<w:body><w:sectPr'))), 400, /holds no readable text/],
+      ['a DOCX without its document part', 'hollow.docx', () => edited('zstd-README.docx', (files) => delete files['word/document.xml']), 400, /could not be read as a Word document/],
       ['a CSV of more than 5,000 rows', 'huge.csv', () => Buffer.from(['a,b', ...Array.from({ length: 5001 }, (_, i) => `${i},x`)].join('\n')), 413, /5,001 rows; at most 5,000/],
     ])('%s', async (_label, name, make, status, message) => {
       const before = await itemCount();

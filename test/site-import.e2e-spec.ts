@@ -258,6 +258,15 @@ describe('importing knowledge from a website', () => {
     });
   });
 
+  it('a page of plain text served as HTML (no <html> element) is imported, not a failed import', async () => {
+    site.pages.set('/plain/hours.html', { body: 'Plain-Hours: the help desk answers from nine to five on weekdays and from ten to two on Saturdays, all year round.' });
+    const res = await admin.post('/api/knowledge/import/site').send({ url: `${site.url}/plain/hours.html`, vertical: 'legal', category: 'Plain', resyncHours: 0 }).expect(202);
+    const done = await finished(res.body.data.id);
+    expect(done).toMatchObject({ status: 'completed', added: 1, items: 1 });
+    const [item] = (await items()).filter((i) => i.category === 'Plain');
+    expect(item.content).toContain('Plain-Hours: the help desk answers from nine to five');
+  });
+
   it('unknown import ids are a 404', async () => {
     await admin.get('/api/knowledge/import/site/00000000-0000-0000-0000-000000000000').expect(404);
     await admin.post('/api/knowledge/import/site/not-an-id/cancel').expect(404);

@@ -122,6 +122,18 @@ describeBrowser('the Analytics tab in Chromium', () => {
       const row = admin.getByRole('table', { name: 'Agent Performance' }).getByRole('row', { name: /Employee Support Agent/ });
       await row.getByText('0.0% (1 vote)').waitFor({ timeout: 10000 });
       await screenshot(admin, 'analytics-4-helpful-rate');
+      // At 1280x800 the whole table is in view: no sideways scroll in it, Helpful on screen.
+      await admin.setViewportSize({ width: 1280, height: 800 });
+      const table = admin.getByRole('table', { name: 'Agent Performance' });
+      const overflow = await table.evaluate((el) => {
+        type Box = { scrollWidth: number; clientWidth: number; parentElement: Box | null };
+        let scrolled = 0;
+        for (let node: Box | null = el as unknown as Box; node; node = node.parentElement) scrolled = Math.max(scrolled, node.scrollWidth - node.clientWidth);
+        return scrolled;
+      });
+      expect(overflow).toBeLessThanOrEqual(1);
+      const wide = await row.getByText('0.0% (1 vote)').boundingBox();
+      expect(wide!.x + wide!.width).toBeLessThanOrEqual(1280);
       // On a phone (390 px) the row stacks into label/value lines: the figures are on screen, not only the name.
       await admin.setViewportSize({ width: 390, height: 844 });
       await row.scrollIntoViewIfNeeded();

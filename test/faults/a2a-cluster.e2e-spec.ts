@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { findNginx, NGINX_MISSING } from '../../deploy/cluster';
+import { describeWith, NEEDS } from '../support/requirements';
 import { stopLeftoverNginx } from '../../deploy/nginx-process';
 import { a2aClient, textOfTask, userMessage } from '../support/a2a-client';
 import { mcpClient } from '../support/mcp-client';
@@ -19,9 +19,8 @@ import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
 import { ClusterProcess, liftChatLimits, startCluster } from './support/cluster-process';
 import { SharedServices, sharedServices } from './support/shared-services';
 
-const nginx = findNginx(process.env);
-if (!nginx) console.warn(`test/faults/a2a-cluster: skipped, nginx is not installed. ${NGINX_MISSING}`);
-const describeWithNginx = nginx ? describe : describe.skip;
+// nginx in front, and Redis and PostgreSQL for the three servers: skipped with the reason where missing.
+const describeWithNginx = (name: string, fn: () => void) => describeWith([NEEDS.nginx, NEEDS.sharedServices], name, fn);
 const ADMIN = { email: 'a2a-cluster-admin@example.com', password: 'a long enough cluster test password' };
 
 function textOf(event: StreamResponse): string {

@@ -128,6 +128,8 @@ export interface MockAudioUpload {
   /** The container by its header bytes; undefined when the file was no audio. */
   format?: 'wav' | 'webm' | 'ogg' | 'mp3' | 'mp4' | 'flac';
   bytes: number;
+  /** The file's bytes. */
+  data?: Buffer;
   fileName?: string;
   contentType?: string;
   /** WAV only: the header's sample rate and channels, and the length of its data in seconds. */
@@ -371,7 +373,7 @@ export class MockLlmServer {
     if (multipart) {
       const file = multipart.find((p) => p.name === 'file');
       record.audio = file
-        ? { ...audioOf(file.data), bytes: file.data.length, fileName: file.fileName, contentType: file.contentType, language: fields?.['language'], responseFormat: fields?.['response_format'] }
+        ? { ...audioOf(file.data), bytes: file.data.length, data: file.data, fileName: file.fileName, contentType: file.contentType, language: fields?.['language'], responseFormat: fields?.['response_format'] }
         : { bytes: 0 };
     }
 

@@ -42,6 +42,7 @@ function debianFaqPackages(): string | undefined {
 }
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const ESPEAK_NG = process.env.ESPEAK_NG || '/usr/bin/espeak-ng';
 
 /** Computed once per test file, when first used. */
 export const NEEDS = {
@@ -68,6 +69,9 @@ export const NEEDS = {
   },
   get nginx(): Requirement {
     return { what: 'nginx', missing: findNginx(process.env) ? undefined : 'nginx not found (apt-get install nginx, or set NGINX_BIN)' };
+  },
+  get espeakNg(): Requirement {
+    return { what: 'espeak-ng (speaks the fake microphone\'s WAV)', missing: fs.existsSync(ESPEAK_NG) ? undefined : `espeak-ng not found at ${ESPEAK_NG} (apt-get install espeak-ng, or set ESPEAK_NG)` };
   },
   get gitDoc(): Requirement {
     return { what: "git-doc's HTML manual (a real website to import)", missing: fs.existsSync('/usr/share/doc/git-doc/gitfaq.html') ? undefined : 'git-doc is not installed (apt-get install git-doc)' };

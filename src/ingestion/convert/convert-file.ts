@@ -80,8 +80,16 @@ export function decodeText(data: Uint8Array, html = false): string {
 }
 
 function notEmpty(fileName: string, text: string): string {
-  if (text.replace(/[#>*_`|\-\s]/g, '') === '') throw ImportError.invalid(`"${fileName}" holds no readable text`);
+  // Control characters and the replacement character (undecodable bytes) are not readable text.
+  if (text.replace(/[#>*_`|\-\s\u0000-\u001f\u007f\ufffd]/g, '') === '') throw ImportError.invalid(`"${fileName}" holds no readable text`);
   return text;
+}
+
+/** Formats read as text: a NUL byte near the start says the file is binary (an image or archive renamed), not text. */
+const TEXT_FORMATS: ReadonlySet<ImportFormat> = new Set(['markdown', 'html', 'csv', 'text', 'json']);
+
+function notBinary(fileName: string, format: ImportFormat, data: Uint8Array): void {
+  if (TEXT_FORMATS.has(format) && data.subarray(0, 8192).includes(0)) throw ImportError.invalid(`"${fileName}" holds binary data, not ${format === 'text' ? 'plain' : format.toUpperCase().replace('MARKDOWN', 'Markdown')} text`);
 }
 
 /** Converts `data` named `fileName`; see the file comment. */
@@ -92,6 +100,7 @@ export async function convertFile(fileName: string, data: Uint8Array, limits: Co
     const legacy = LEGACY[ext];
     throw ImportError.unsupported(legacy ? `${legacy}. Supported formats: ${SUPPORTED_FORMATS_TEXT}` : `"${fileName}" is not a supported file type. Supported formats: ${SUPPORTED_FORMATS_TEXT}`);
   }
+  notBinary(fileName, format, data);
   const title = titleFromFileName(fileName);
   const one = (content: string): ConvertedFile => ({ format, parts: [{ title, content: notEmpty(fileName, content) }] });
   switch (format) {

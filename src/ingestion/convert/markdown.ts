@@ -48,6 +48,19 @@ export function htmlToMarkdown(html: string): string {
   return tidyMarkdown(shared.turndown(document.body.innerHTML ?? ''));
 }
 
+/**
+ * An HTML document parsed by linkedom, always with an <html> element: text that has none (plain
+ * text or binary bytes named .html) is parsed as the body of one, where linkedom would otherwise
+ * give a document whose body and head throw when read.
+ */
+export function parseDocument(html: string): LinkedomDocument {
+  const parsed = parseHTML(html).document;
+  if (parsed.documentElement) return parsed;
+  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document;
+}
+
+type LinkedomDocument = ReturnType<typeof parseHTML>['document'];
+
 export interface PageContent {
   /** The page's title (Readability's, else <title>, else the first heading); '' when none. */
   title: string;
@@ -61,14 +74,14 @@ export interface PageContent {
  * navigation, header, footer and asides.
  */
 export function mainContent(html: string, url?: string): PageContent {
-  const { document } = parseHTML(html);
+  const document = parseDocument(html);
   for (const tag of DROPPED) for (const el of [...document.querySelectorAll(tag)]) el.remove();
   const pageTitle = (document.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const firstHeading = (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
     // Readability changes the document it reads: give it its own copy.
-    const copy = parseHTML(document.toString()).document;
+    const copy = parseDocument(document.toString());
     if (url) setBase(copy, url);
     article = new Readability(copy as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200, keepClasses: false }).parse();
   } catch {

@@ -2,9 +2,7 @@
  * The links of a page the crawl may follow: resolved against the page (or its <base>), without
  * the fragment, http(s) only, and not to files that are plainly not pages (images, archives...).
  */
-import { nativeRequire } from '../convert/native-require';
-
-const { parseHTML } = nativeRequire('linkedom') as typeof import('linkedom');
+import { parseDocument } from '../convert/markdown';
 
 const NOT_PAGES = /\.(png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4a|mov|avi|webm|ogg|wav|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|deb|rpm|iso|woff2?|ttf|eot|css|js|mjs|map|json|xml|rss|atom)$/i;
 
@@ -22,7 +20,7 @@ export function pageKey(href: string, base?: string): string | undefined {
 
 /** The page's links to follow and its first <h1> text ('' when none). */
 export function pageLinks(html: string, pageUrl: string): { links: string[]; heading: string } {
-  const { document } = parseHTML(html);
+  const document = parseDocument(html);
   const heading = (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const baseHref = document.querySelector('base[href]')?.getAttribute('href');
   const base = (baseHref && pageKey(baseHref, pageUrl)) || pageUrl;
