@@ -241,6 +241,9 @@ const TABLE_HEAD = ['| corpus / questions | mode | answerable | R@1 | R@3 | MRR 
  */
 const calibrationFailures: string[] = [];
 
+/** The fewest replies a band needs to be compared with the others. */
+const MIN_BAND_REPLIES = 10;
+
 function calibration(outcomes: Outcome[], heldTo?: string): string[] {
   const lines = ['| confidence | replies citing a source | first source right | accuracy |', '|---|---:|---:|---:|'];
   const answered = outcomes.filter((o) => o.cited.length > 0);
@@ -255,7 +258,10 @@ function calibration(outcomes: Outcome[], heldTo?: string): string[] {
     lines.push(`| ${label} | ${inBand.length} | ${right} | ${fmt(inBand.length ? right / inBand.length : NaN)} |`);
     if (inBand.length > 0) filled.push({ label, accuracy: right / inBand.length, replies: inBand.length });
   }
-  const dips = filled.slice(1).filter((band, i) => band.accuracy < filled[i].accuracy);
+  // Compared: bands of at least MIN_BAND_REPLIES replies (one or two replies in a band say nothing
+  // of how often it is right).
+  const compared = filled.filter((band) => band.replies >= MIN_BAND_REPLIES);
+  const dips = compared.slice(1).filter((band, i) => band.accuracy < compared[i].accuracy);
   if (heldTo && dips.length > 0) calibrationFailures.push(`${heldTo}: ${dips.map((d) => `${d.label} (${fmt(d.accuracy)})`).join(', ')}`);
   const high = answered.filter((o) => o.confidence >= 0.7);
   const notFound = outcomes.filter((o) => o.cited.length === 0);
@@ -264,7 +270,7 @@ function calibration(outcomes: Outcome[], heldTo?: string): string[] {
   lines.push(
     '',
     dips.length === 0
-      ? 'Every band is at least as often right as the one below it.'
+      ? `Every band (of ${MIN_BAND_REPLIES} replies or more) is at least as often right as the one below it.`
       : `Bands less often right than the one below them: ${dips.map((d) => `${d.label} (${fmt(d.accuracy)}, ${d.replies} replies)`).join(', ')}.`,
     `Replies that cite nothing ("not found"): ${notFound.length}, of which ${notFound.filter((o) => o.question.expect.length === 0).length} to unanswerable questions; ` +
       `their confidence is ${notFound.every((o) => o.confidence === 0) ? '0' : 'not always 0'}. ` +
