@@ -319,6 +319,15 @@ describe('Handoff to a person', () => {
       expect(refused.body.error.message).toBe(message);
     }
     expect((await owner.get('/api/config/handoff').expect(200)).body.data.hours.sales).toBeUndefined();
+    // Members on duty: an id nobody has, and a viewer (who cannot answer), are refused; nothing changes.
+    const members = (await owner.get('/api/team/members').expect(200)).body.data.members as { id: string; email: string }[];
+    const ids = Object.fromEntries(members.map((m) => [m.email, m.id]));
+    const before = (await owner.get('/api/config/handoff').expect(200)).body.data.onDuty;
+    expect((await owner.put('/api/config/handoff').send({ onDuty: ['no-such-member'] }).expect(400)).body.error.message).toBe('On duty: no member has the id no-such-member');
+    expect((await owner.put('/api/config/handoff').send({ onDuty: [ids['ada@example.com'], ids['vic@example.com']] }).expect(400)).body.error.message).toBe('On duty: vic@example.com (viewer) cannot answer conversations');
+    expect((await owner.get('/api/config/handoff').expect(200)).body.data.onDuty).toEqual(before);
+    expect((await owner.put('/api/config/handoff').send({ onDuty: [ids['ada@example.com']] }).expect(200)).body.data.onDuty).toEqual([ids['ada@example.com']]);
+    await owner.put('/api/config/handoff').send({ onDuty: before }).expect(200);
   });
 
   it('limits a visitor asking for a person 50 times a minute', async () => {

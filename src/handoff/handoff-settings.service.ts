@@ -12,7 +12,9 @@ import { AppError } from '../common/app-error';
 import { checkUrl, SafeFetchError } from '../common/address-check';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Setting } from '../database/setting.entity';
+import { portableSql } from '../database/sql';
 import { queuedWrite } from '../database/write-queue';
+import { ACCESS } from '../shared/contracts/roles';
 import {
   BusinessHoursSchema,
   DEFAULT_HANDOFF_RULES,
@@ -100,6 +102,19 @@ export class HandoffSettingsService {
     };
   }
 
+  /** Members on duty must exist and be able to answer conversations (else nobody would be told). */
+  private async checkOnDuty(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const rows: { id: string; email: string; role: string }[] = await this.dataSource.query(
+      portableSql(this.dataSource, `SELECT id, email, role FROM admin_users WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`),
+      ids,
+    );
+    const unknown = ids.filter((id) => !rows.some((r) => r.id === id));
+    if (unknown.length > 0) throw new AppError('validation_failed', `On duty: no member has the id ${unknown.slice(0, 3).join(', ')}`);
+    const cannot = rows.filter((r) => !(ACCESS.conversationsAnswer as readonly string[]).includes(r.role));
+    if (cannot.length > 0) throw new AppError('validation_failed', `On duty: ${cannot.map((r) => `${r.email} (${r.role})`).join(', ')} cannot answer conversations`);
+  }
+
   /** Merges an update; a webhook URL on a private or loopback address is refused (400) unless private addresses are allowed. */
   async update(update: HandoffSettingsUpdate): Promise<HandoffSettings> {
     const stored = await this.stored();
@@ -111,7 +126,10 @@ export class HandoffSettingsService {
       }
     }
     if (update.rules) next.rules = { ...next.rules, ...update.rules };
-    if (update.onDuty) next.onDuty = [...new Set(update.onDuty)];
+    if (update.onDuty) {
+      next.onDuty = [...new Set(update.onDuty)];
+      await this.checkOnDuty(next.onDuty);
+    }
     if (update.webhook) {
       const w = update.webhook;
       if (w.url !== undefined) next.webhook!.url = w.url;
