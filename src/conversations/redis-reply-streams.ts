@@ -60,9 +60,9 @@ const RECONNECT_QUIET_MS = 5000;
  * load); opened all at once they would hold its event loop for seconds, while the dead server's
  * visitors are reconnecting to it. The others wait for a slot (the other survivors claim them
  * meanwhile); a reply that is open streams like any other. Too few slots hold the takeovers back
- * so long that the survivors stay busy with them longer: on 2 cores, 1,000 clients, 16 slots
- * doubled the reconnect time of unlimited ones, while 64 matched it at 1,000 clients and kept
- * 300 clients' p99 near 3 s (docs/operations.md, "Cluster figures").
+ * so long that the survivors stay busy with them longer: on 2 cores, 1,000 clients, the median
+ * run's reconnect p99 was 23.3 s with 16 slots and 14.7 s with 64, which also kept 300 clients'
+ * p99 near 3 s (docs/operations.md, "Cluster figures").
  */
 export const TAKEOVER_SLOTS = 64;
 /** A taken-over reply with no frame this long after its claim gives its slot back anyway (a slow provider). */
