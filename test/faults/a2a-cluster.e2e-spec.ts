@@ -12,11 +12,10 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { describeWith, NEEDS } from '../support/requirements';
-import { stopLeftoverNginx } from '../../deploy/nginx-process';
 import { a2aClient, textOfTask, userMessage } from '../support/a2a-client';
 import { mcpClient } from '../support/mcp-client';
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
-import { ClusterProcess, liftChatLimits, startCluster } from './support/cluster-process';
+import { ClusterProcess, liftChatLimits, startCluster, tearDownCluster } from './support/cluster-process';
 import { SharedServices, sharedServices } from './support/shared-services';
 
 // nginx in front, and Redis and PostgreSQL for the three servers: skipped with the reason where missing.
@@ -74,18 +73,7 @@ describeWithNginx('A2A and MCP on three servers behind nginx', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await cluster?.stop('SIGKILL');
-    for (const app of cluster?.state.apps ?? []) {
-      try {
-        process.kill(app.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    if (dir) await stopLeftoverNginx(path.join(dir, 'nginx'));
-    await mock?.close();
-    await backing?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await tearDownCluster({ cluster, dir, others: [mock, backing] });
   }, 60_000);
 
   it('finishes a stream cut off on server A with SubscribeToTask on server B: nothing lost, nothing repeated', async () => {

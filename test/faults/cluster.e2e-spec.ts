@@ -21,10 +21,9 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { findNginx, NGINX_MISSING } from '../../deploy/cluster';
-import { stopLeftoverNginx } from '../../deploy/nginx-process';
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
 import { chatOverSocket, ClientSocket } from '../support/test-app';
-import { ClusterProcess, liftChatLimits, runClusterScript, startCluster } from './support/cluster-process';
+import { ClusterProcess, liftChatLimits, runClusterScript, startCluster, tearDownCluster } from './support/cluster-process';
 import { startServerProcess } from './support/server-process';
 import { SharedServices, sharedServices } from './support/shared-services';
 import { describeWith, NEEDS } from '../support/requirements';
@@ -117,19 +116,7 @@ describeWithNginx('npm run cluster: two apps behind nginx', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await cluster?.stop('SIGKILL');
-    for (const app of cluster?.state.apps ?? []) {
-      try {
-        process.kill(app.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    // nginx with its workers (a SIGKILL of its master alone would leave them serving the port).
-    if (dir) await stopLeftoverNginx(path.join(dir, 'nginx'));
-    await mock?.close();
-    await backing?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await tearDownCluster({ cluster, dir, others: [mock, backing] });
   }, 60_000);
 
   it('answers chats through nginx over WebSocket and over long-polling, each polling session staying on one app; kill -9 of one app leaves the service answering; SIGTERM stops everything', async () => {

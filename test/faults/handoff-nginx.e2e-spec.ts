@@ -13,14 +13,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { io, Socket } from 'socket.io-client';
-import { stopLeftoverNginx } from '../../deploy/nginx-process';
 import type { ChatHumanPayload, InboxChangedPayload } from '../../src/shared/contracts/handoff';
 import type { AdminServerToClientEvents } from '../../src/shared/contracts/socket';
 import { MockLlmServer, startMockLlmServer } from '../support/mock-llm-server';
 import { invitationLink, tokenOf } from '../support/outbox-mail';
 import { describeWith, NEEDS } from '../support/requirements';
 import { chatOverSocket, connectClient, eventually, type ClientSocket } from '../support/test-app';
-import { ClusterProcess, liftChatLimits, startCluster } from './support/cluster-process';
+import { ClusterProcess, liftChatLimits, startCluster, tearDownCluster } from './support/cluster-process';
 import { SharedServices, sharedServices } from './support/shared-services';
 
 const VERTICAL = 'customer-service';
@@ -93,18 +92,7 @@ describeWith([NEEDS.nginx, NEEDS.sharedServices], 'handoff on two servers behind
   }, 240_000);
 
   afterAll(async () => {
-    await cluster?.stop('SIGKILL');
-    for (const app of cluster?.state.apps ?? []) {
-      try {
-        process.kill(app.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    if (dir) await stopLeftoverNginx(path.join(dir, 'nginx'));
-    await mock?.close();
-    await backing?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await tearDownCluster({ cluster, dir, others: [mock, backing] });
   }, 60_000);
 
   it('a visitor through nginx on A asks for a person mid-reply; an agent on B takes it and replies; chat:human arrives once; the bot is quiet until resolved', async () => {

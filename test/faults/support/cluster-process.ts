@@ -7,6 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ClusterState } from '../../../deploy/cluster';
+import { stopLeftoverNginx } from '../../../deploy/nginx-process';
 import { LIFTED_CHAT_LIMITS } from '../../support/lifted-limits';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -108,4 +109,23 @@ export async function liftChatLimits(url: string, email: string, password: strin
   const put = await fetch(`${url}/api/config/global`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ chatLimits: LIFTED_CHAT_LIMITS }) });
   if (!put.ok) throw new Error(`raising the chat limits failed: ${put.status} ${await put.text()}`);
   return { ...LIFTED_CHAT_LIMITS };
+}
+
+/**
+ * A cluster test's teardown: the cluster script and every app killed (a SIGKILL of the script
+ * alone would leave its apps running), nginx with its workers (a SIGKILL of its master alone would
+ * leave them serving the port), then what the test started beside it and its folder.
+ */
+export async function tearDownCluster(parts: { cluster?: ClusterProcess; dir?: string; others?: Array<{ close(): Promise<void> } | undefined> }): Promise<void> {
+  await parts.cluster?.stop('SIGKILL');
+  for (const app of parts.cluster?.state.apps ?? []) {
+    try {
+      process.kill(app.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  if (parts.dir) await stopLeftoverNginx(path.join(parts.dir, 'nginx'));
+  for (const other of parts.others ?? []) await other?.close();
+  if (parts.dir) fs.rmSync(parts.dir, { recursive: true, force: true });
 }
