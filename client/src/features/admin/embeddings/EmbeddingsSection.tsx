@@ -4,6 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { EMBEDDING_MODELS, EMBEDDING_PROVIDER_IDS, type EmbeddingProviderId } from '@shared/catalog/providers';
 import { EMBEDDING_PROVIDER_LABELS } from '@shared/contracts/embeddings';
 import { KeyBadge, type KeyTestState } from '../components/KeyBadge';
+import { ProviderFields } from '../components/ProviderFields';
 import { KEY_TEST } from '../strings';
 import { EMBEDDING_STATUS_QUERY_KEY, EMBEDDINGS_QUERY_KEY, embeddingsApi, progressLine, type EmbeddingConfig, type EmbeddingSettingsUpdate } from './embeddings-api';
 
@@ -85,44 +86,7 @@ export function EmbeddingsSection({ agents }: { agents: { agentId: string; agent
           <input id="embeddings-enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
           <label htmlFor="embeddings-enabled">Use embeddings</label>
         </div>
-        <div className="config-row is-three">
-          <div className="config-field">
-            <label htmlFor="embeddings-provider">Provider</label>
-            <select id="embeddings-provider" value={draft.provider} onChange={(e) => set({ provider: e.target.value as EmbeddingProviderId, model: EMBEDDING_MODELS[e.target.value as EmbeddingProviderId][0] })}>
-              {EMBEDDING_PROVIDER_IDS.map((id) => (
-                <option key={id} value={id}>
-                  {EMBEDDING_PROVIDER_LABELS[id]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="config-field">
-            <label htmlFor="embeddings-model">Model</label>
-            <input id="embeddings-model" list="embeddings-models" value={draft.model} onChange={(e) => set({ model: e.target.value })} />
-            <datalist id="embeddings-models">
-              {EMBEDDING_MODELS[draft.provider].map((m) => (
-                <option key={m} value={m} />
-              ))}
-            </datalist>
-          </div>
-          {draft.provider === 'azure' ? (
-            <div className="config-field">
-              <label htmlFor="embeddings-endpoint">Endpoint</label>
-              <input id="embeddings-endpoint" type="url" value={draft.endpoint} placeholder="https://resource.openai.azure.com" onChange={(e) => set({ endpoint: e.target.value })} />
-            </div>
-          ) : (
-            <div className="config-field">
-              <label htmlFor="embeddings-base-url">Base URL</label>
-              <input
-                id="embeddings-base-url"
-                type="url"
-                value={draft.baseUrl}
-                placeholder={draft.provider === 'openai' ? 'https://api.openai.com/v1 (default)' : 'http://localhost:11434/v1'}
-                onChange={(e) => set({ baseUrl: e.target.value })}
-              />
-            </div>
-          )}
-        </div>
+        <ProviderFields<EmbeddingProviderId> idPrefix="embeddings" draft={draft} set={set} providers={EMBEDDING_PROVIDER_IDS} labels={EMBEDDING_PROVIDER_LABELS} models={EMBEDDING_MODELS} localBaseUrl="http://localhost:11434/v1" />
         <div className="config-row is-three">
           {draft.provider === 'azure' && (
             <div className="config-field">

@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { SPEECH_MODELS, SPEECH_PROVIDER_IDS, SPEECH_PROVIDER_LABELS, SpeechSettingsUpdateSchema, type SpeechProviderId, type SpeechSettings, type SpeechSettingsUpdate } from '@shared/contracts/speech';
 import type { SuccessEnvelope as Data } from '@shared/contracts/http';
 import { apiRequest } from '../../../../lib/api';
+import { ProviderFields } from '../../components/ProviderFields';
 
 const SPEECH_QUERY_KEY = ['config', 'speech'] as const;
 
@@ -68,44 +69,7 @@ export function SpeechSection() {
           <input id="speech-enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
           <label htmlFor="speech-enabled">Transcribe recordings</label>
         </div>
-        <div className="config-row is-three">
-          <div className="config-field">
-            <label htmlFor="speech-provider">Provider</label>
-            <select id="speech-provider" value={draft.provider} onChange={(e) => set({ provider: e.target.value as SpeechProviderId, model: SPEECH_MODELS[e.target.value as SpeechProviderId][0] })}>
-              {SPEECH_PROVIDER_IDS.map((id) => (
-                <option key={id} value={id}>
-                  {SPEECH_PROVIDER_LABELS[id]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="config-field">
-            <label htmlFor="speech-model">Model</label>
-            <input id="speech-model" list="speech-models" value={draft.model} onChange={(e) => set({ model: e.target.value })} />
-            <datalist id="speech-models">
-              {SPEECH_MODELS[draft.provider].map((m) => (
-                <option key={m} value={m} />
-              ))}
-            </datalist>
-          </div>
-          {draft.provider === 'azure' ? (
-            <div className="config-field">
-              <label htmlFor="speech-endpoint">Endpoint</label>
-              <input id="speech-endpoint" type="url" value={draft.endpoint} placeholder="https://resource.openai.azure.com" onChange={(e) => set({ endpoint: e.target.value })} />
-            </div>
-          ) : (
-            <div className="config-field">
-              <label htmlFor="speech-base-url">Base URL</label>
-              <input
-                id="speech-base-url"
-                type="url"
-                value={draft.baseUrl}
-                placeholder={draft.provider === 'openai' ? 'https://api.openai.com/v1 (default)' : 'http://localhost:8000/v1'}
-                onChange={(e) => set({ baseUrl: e.target.value })}
-              />
-            </div>
-          )}
-        </div>
+        <ProviderFields<SpeechProviderId> idPrefix="speech" draft={draft} set={set} providers={SPEECH_PROVIDER_IDS} labels={SPEECH_PROVIDER_LABELS} models={SPEECH_MODELS} localBaseUrl="http://localhost:8000/v1" />
         <div className="config-row is-three">
           {draft.provider === 'azure' && (
             <div className="config-field">
