@@ -3,7 +3,8 @@
  * and the mock LLM provider: the agent card, SendMessage with the answer and its sources,
  * SendStreamingMessage (the streamed pieces joined are the final text), CancelTask mid-stream
  * (the provider's call is aborted), GetTask / ListTasks afterwards, contexts as conversations, the
- * usage events' channel; the key checks (none, unknown, out of scope) and a budget cap.
+ * usage events' channel; the key checks (none, unknown, out of scope), the rate limits (the key's
+ * own and the chat limits: 429 with Retry-After) and a budget cap.
  */
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
@@ -11,6 +12,7 @@ import request from 'supertest';
 import { a2aClient, sourcesOfTask, textOfTask, userMessage } from './support/a2a-client';
 import { adminAgent, type AdminAgent } from './support/admin-session';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
+import { LIFTED_CHAT_LIMITS } from './support/lifted-limits';
 import { eventually, startTestApp, type TestApp } from './support/test-app';
 
 describe('A2A 1.0 (official SDK client)', () => {
@@ -189,6 +191,56 @@ describe('A2A 1.0 (official SDK client)', () => {
     // The SDK client sees the refusal as an error.
     const wrong = await a2aClient(t.url, chatOnly);
     await expect(wrong.sendMessage(userMessage('hello'))).rejects.toThrow();
+  });
+
+  it("refuses past the key's own rate limit: 429 with Retry-After and a JSON-RPC error, for SendMessage and SendStreamingMessage", async () => {
+    const metered = (await admin.post('/api/api-keys').send({ name: 'metered agent', scopes: ['a2a'], rateLimitPerMinute: 2 }).expect(201)).body.data.key as string;
+    const send = (method: string, k: string) =>
+      request(t.url).post('/a2a').set('Authorization', `Bearer ${k}`).set('A2A-Version', '1.0').send({ jsonrpc: '2.0', id: 7, method, params: userMessageJson('How do I reset my password?') });
+    const first = await send('SendMessage', metered).expect(200);
+    expect(first.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await send('SendMessage', metered).expect(200);
+    for (const method of ['SendMessage', 'SendStreamingMessage']) {
+      const limited = await send(method, metered).expect(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: expect.stringMatching(/^This API key may make 2 requests a minute/), data: { code: 'rate_limited', retryAfterSeconds: Number(limited.headers['retry-after']) } },
+      });
+    }
+    // Another key is not held back by this one's limit.
+    await send('SendMessage', key).expect(200);
+  });
+
+  it('refuses past the chat rate limits (per key, per IP): 429 with Retry-After and a JSON-RPC error; reading tasks is not limited', async () => {
+    const fresh = await issue(['a2a']);
+    const send = (method: string) =>
+      request(t.url).post('/a2a').set('Authorization', `Bearer ${fresh}`).set('A2A-Version', '1.0').send({ jsonrpc: '2.0', id: 'q', method, params: userMessageJson('How do I reset my password?') });
+    const expectRefused = (res: request.Response, message: RegExp) => {
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(message), data: { code: 'rate_limited', retryAfterSeconds: Number(res.headers['retry-after']) } } });
+    };
+    await admin.put('/api/config/global').send({ chatLimits: { keyPerMinute: 1 } }).expect(200);
+    try {
+      const answered = await send('SendMessage').expect(200);
+      const taskId = answered.body.result.task.id as string;
+      expectRefused(await send('SendMessage').expect(429), /^Too many messages with this API key\. Try again in \d+ s\.$/);
+      expectRefused(await send('SendStreamingMessage').expect(429), /^Too many messages with this API key/);
+      const read = await request(t.url).post('/a2a').set('Authorization', `Bearer ${fresh}`).set('A2A-Version', '1.0').send({ jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id: taskId } }).expect(200);
+      expect(read.body.result.id).toBe(taskId);
+
+      // Per IP: every key from this address counts together (at most one more message here).
+      await admin.put('/api/config/global').send({ chatLimits: { ...LIFTED_CHAT_LIMITS, ipPerMinute: 1 } }).expect(200);
+      const other = await issue(['a2a']);
+      const byIp = () => request(t.url).post('/a2a').set('X-API-Key', other).set('A2A-Version', '1.0').send({ jsonrpc: '2.0', id: 4, method: 'SendMessage', params: userMessageJson('How do I reset my password?') });
+      const once = await byIp();
+      const twice = once.status === 429 ? once : await byIp();
+      expect(twice.status).toBe(429);
+      expectRefused(twice, /^Too many messages from your network/);
+    } finally {
+      await admin.put('/api/config/global').send({ chatLimits: LIFTED_CHAT_LIMITS }).expect(200);
+    }
   });
 
   it('serves 0.3 method names to requests without A2A-Version (the SDK compatibility layer), and refuses an unknown version clearly', async () => {

@@ -1,13 +1,15 @@
 /**
  * The MCP server at /mcp through the official SDK client (Streamable HTTP): initialize, list the
  * tools, call search_knowledge, get_article and ask_assistant (through the chat pipeline: a usage
- * event with channel mcp), read an article resource; the key checks and the Origin check.
+ * event with channel mcp), read an article resource; the key checks, the Origin check and the rate
+ * limits (the key's own: 429 with Retry-After; the chat limits: ask_assistant's tool error).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { adminAgent, type AdminAgent } from './support/admin-session';
 import { mcpClient } from './support/mcp-client';
 import { MockLlmServer, startMockLlmServer } from './support/mock-llm-server';
+import { LIFTED_CHAT_LIMITS } from './support/lifted-limits';
 import { eventually, startTestApp, type TestApp } from './support/test-app';
 
 describe('MCP server (official SDK client)', () => {
@@ -97,5 +99,60 @@ describe('MCP server (official SDK client)', () => {
     const own = await request(t.url).post('/mcp').set(headers).set('Authorization', `Bearer ${key}`).set('Origin', t.url).send(body).expect(200);
     expect(own.body.result.tools).toHaveLength(3);
     await request(t.url).get('/mcp').set('Authorization', `Bearer ${key}`).expect(405);
+  });
+  it("refuses past the key's own rate limit: 429 with Retry-After and a JSON-RPC error, for an ask_assistant call too", async () => {
+    const metered = (await admin.post('/api/api-keys').send({ name: 'metered tool', scopes: ['mcp'], rateLimitPerMinute: 2 }).expect(201)).body.data.key as string;
+    const ask = (k: string) =>
+      request(t.url)
+        .post('/mcp')
+        .set({ Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18', Authorization: `Bearer ${k}` })
+        .send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask_assistant', arguments: { question: 'How do I reset my password?', vertical: 'customer-service' } } });
+    const first = await ask(metered).expect(200);
+    expect(first.body.result.isError).toBeFalsy();
+    expect(first.body.result.structuredContent.answer).toBe(mock.requests[mock.requests.length - 1].replyText);
+    await ask(metered).expect(200);
+    const before = mock.requests.length;
+    const limited = await ask(metered).expect(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/^This API key may make 2 requests a minute/), data: { code: 'rate_limited', retryAfterSeconds: Number(limited.headers['retry-after']) } },
+    });
+    expect(mock.requests.length).toBe(before);
+    // Another key is not held back by this one's limit.
+    expect((await ask(key).expect(200)).body.result.isError).toBeFalsy();
+  });
+
+  it('refuses ask_assistant past the chat rate limits (per key, per IP) as a tool error naming the wait; searching is not limited', async () => {
+    const fresh = await issue(['mcp']);
+    const tool = await mcpClient(t.url, fresh);
+    const ask = () => tool.callTool({ name: 'ask_assistant', arguments: { question: 'How do I reset my password?', vertical: 'customer-service' } });
+    const textOf = (result: Awaited<ReturnType<typeof ask>>) => (result.content as Array<{ text: string }>)[0].text;
+    await admin.put('/api/config/global').send({ chatLimits: { keyPerMinute: 1 } }).expect(200);
+    try {
+      expect((await ask()).isError).toBeFalsy();
+      const before = mock.requests.length;
+      const refused = await ask();
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^Too many messages with this API key\. Try again in \d+ s\.$/);
+      expect(mock.requests.length).toBe(before);
+      expect((await tool.callTool({ name: 'search_knowledge', arguments: { query: 'reset my password' } })).isError).toBeFalsy();
+
+      // Per IP: every key from this address counts together (at most one more message here).
+      await admin.put('/api/config/global').send({ chatLimits: { ...LIFTED_CHAT_LIMITS, ipPerMinute: 1 } }).expect(200);
+      const other = await mcpClient(t.url, await issue(['mcp']));
+      try {
+        const once = await other.callTool({ name: 'ask_assistant', arguments: { question: 'How do I reset my password?', vertical: 'customer-service' } });
+        const twice = once.isError ? once : await other.callTool({ name: 'ask_assistant', arguments: { question: 'How do I reset my password?', vertical: 'customer-service' } });
+        expect(twice.isError).toBe(true);
+        expect(textOf(twice)).toMatch(/^Too many messages from your network\. Try again in \d+ s\.$/);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await admin.put('/api/config/global').send({ chatLimits: LIFTED_CHAT_LIMITS }).expect(200);
+      await tool.close();
+    }
   });
 });

@@ -96,11 +96,17 @@ export function contextVisitor(apiKeyId: string, contextId: string): Visitor {
 }
 
 /** A pipeline error before the reply started, as the JSON-RPC error the caller gets. */
-function rpcError(error: unknown): Error {
+/**
+ * An error of the chat pipeline as the SDK's error. The SDK sends a JSON-RPC error without its
+ * data, so an AppError refusal is also noted on the caller: A2aHttp adds its code (and a rate
+ * limit's wait, as 429 with Retry-After) to the response.
+ */
+function rpcError(error: unknown, caller: MachineCaller): Error {
   if (error instanceof A2AError) return error;
   if (error instanceof AppError) {
     if (error.status === 400 || error.code === 'vertical_disabled') return new RequestMalformedError(error.message);
-    return new JsonRpcTransportError({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_ERRORS.serverError, message: error.message, data: { code: error.code } } });
+    caller.refusal = error;
+    return new JsonRpcTransportError({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_ERRORS.serverError, message: error.message } });
   }
   return new JsonRpcTransportError({ jsonrpc: '2.0', id: null, error: { code: JSON_RPC_ERRORS.serverError, message: 'The assistant could not take the message. Please try again.' } });
 }
@@ -218,7 +224,7 @@ export class A2aRequestHandler implements A2ARequestHandler {
       const slot = await this.limits.admitMessage({ channel: 'a2a', ip: caller.ip, visitorKey: visitor.key, apiKeyId: caller.apiKey.id });
       started = this.chat.start(request, { requestId: caller.requestId, channel: 'a2a', visitor, slot });
     } catch (error) {
-      throw rpcError(error);
+      throw rpcError(error, caller);
     }
     // The result is read from the frames (or awaited by SendMessage).
     started.result.catch(() => undefined);
@@ -236,7 +242,7 @@ export class A2aRequestHandler implements A2ARequestHandler {
     } catch (error) {
       // Not recorded: nobody could read or stop it as a task, so it does not run.
       await this.streams.cancel(started.replyId, visitor.key).catch(() => undefined);
-      throw rpcError(error);
+      throw rpcError(error, caller);
     }
     return { record, result: started.result };
   }

@@ -10,7 +10,7 @@ import { AgentCard } from '@a2a-js/sdk';
 import { jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { Router, type Request, type Response } from 'express';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { callerOf, jsonRpcError, jsonRpcGate, JSON_RPC_ERRORS } from '../protocols/json-rpc-gate';
+import { callerOf, jsonRpcError, jsonRpcGate, JSON_RPC_ERRORS, refusalOf } from '../protocols/json-rpc-gate';
 import { A2aCaller, A2aRequestHandler } from './a2a-handler';
 import { A2A_PATH, agentCard } from './agent-card';
 
@@ -39,6 +39,7 @@ export class A2aHttp {
     router.post(A2A_PATH, ...jsonRpcGate({ scope: 'a2a', keys, batches: 'refuse', realm: 'a2a' }), (req: Request, res: Response, next) => {
       // The SDK's router answers at its own root.
       req.url = '/';
+      sendRefusalsAsTheGateDoes(req, res);
       rpc(req, res, next);
     });
     router.all(A2A_PATH, (_req: Request, res: Response) => {
@@ -47,4 +48,24 @@ export class A2aHttp {
     });
     this.router = router;
   }
+}
+
+/**
+ * The SDK sends every JSON-RPC error with HTTP 200 and without its data. A refusal the handler
+ * noted on the caller goes out as the gate's do: with `error.data.code`, and past a rate limit
+ * (`rate_limited`) as 429 with Retry-After.
+ */
+function sendRefusalsAsTheGateDoes(req: Request, res: Response): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const refusal = callerOf(req).refusal;
+    const error = (body as { error?: Record<string, unknown> } | null)?.error;
+    if (!refusal || !error || res.headersSent) return json(body);
+    const { status, retryAfterSeconds, data } = refusalOf(refusal);
+    if (refusal.code === 'rate_limited') {
+      res.status(status);
+      if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+    }
+    return json({ ...(body as object), error: { ...error, data } });
+  };
 }

@@ -36,6 +36,8 @@ export interface MachineCaller {
   requestId: string;
   /** Aborted when the client closed the connection before the response ended. */
   gone: AbortSignal;
+  /** A refusal of the chat pipeline (a rate limit, ...) that a handler noted for the HTTP layer to send. */
+  refusal?: AppError;
 }
 
 export type CallerRequest = Request & { machineCaller?: MachineCaller };
@@ -67,16 +69,22 @@ export interface GateOptions {
   realm: string;
 }
 
+/** A refusal's HTTP status and JSON-RPC error data: its code and, past a rate limit, the wait. */
+export function refusalOf(error: AppError): { status: number; retryAfterSeconds?: number; data: Record<string, unknown> } {
+  const retry = error.details?.retryAfterSeconds;
+  const retryAfterSeconds = typeof retry === 'number' ? retry : undefined;
+  return { status: error.status, retryAfterSeconds, data: { code: error.code, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) } };
+}
+
 /** The key check: the caller's key must exist, be active and carry the scope. */
 function authenticate(options: GateOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const raw = apiKeyOf(req.headers);
     const refuse = (error: AppError) => {
-      const status = error.status;
+      const { status, retryAfterSeconds, data } = refusalOf(error);
       if (status === 401) res.setHeader('WWW-Authenticate', `Bearer realm="${options.realm}"`);
-      const retry = error.details?.retryAfterSeconds;
-      if (typeof retry === 'number') res.setHeader('Retry-After', String(retry));
-      send(res, status, null, JSON_RPC_ERRORS.serverError, error.message, { code: error.code, ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}) });
+      if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+      send(res, status, null, JSON_RPC_ERRORS.serverError, error.message, data);
     };
     if (raw === undefined) return refuse(new AppError('unauthorized', API_KEY_MESSAGES.missing));
     options.keys.authenticate(raw, options.scope).then(
