@@ -8,9 +8,12 @@ import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/com
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
+import { MCP_PROTOCOL_REVISIONS } from '../src/protocols/mcp-revisions';
 import { SOCKET_EVENTS } from '../src/shared/contracts/socket';
+import { adminAgent } from './support/admin-session';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Doc = {
@@ -21,11 +24,16 @@ type Doc = {
   security?: Array<Record<string, string[]>>;
 };
 type Operation = {
-  requestBody?: { content: Record<string, { schema: unknown }> };
+  requestBody?: { content: Record<string, { schema: unknown; examples?: Record<string, { summary: string; value: unknown }> }> };
   parameters?: Array<{ in: string; name: string; schema?: unknown }>;
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
   security?: Array<Record<string, string[]>>;
 };
+
+/** The request-body examples of a JSON-RPC endpoint. */
+function examplesOf(doc: Doc, endpoint: string): Record<string, { summary: string; value: unknown }> {
+  return doc.paths[endpoint].post.requestBody?.content['application/json'].examples ?? {};
+}
 
 /** Routes as Express has them (what the app really answers), minus the docs' own. */
 function expressRoutes(t: TestApp): string[] {
@@ -150,8 +158,49 @@ describe('the OpenAPI document', () => {
     const text = (op: unknown) => op as { summary: string; description: string };
     expect(text(doc.paths['/a2a'].post).summary).toMatch(/SendMessage.*SubscribeToTask/);
     expect(text(doc.paths['/mcp'].post).summary).toMatch(/search_knowledge, get_article, ask_assistant/);
-    expect(text(doc.paths['/mcp'].post).description).toMatch(/2025-06-18/);
+    // Every revision the SDK negotiates, in the document and in docs/api.md.
+    expect(MCP_PROTOCOL_REVISIONS).toContain('2025-06-18');
+    const apiMd = readFileSync(path.join(__dirname, '..', 'docs', 'api.md'), 'utf8');
+    const revisionsMd = /the protocol\s+revisions the official SDK negotiates \(([^)]*)\)/.exec(apiMd)?.[1].replace(/\s+/g, ' ');
+    expect(revisionsMd).toBe(MCP_PROTOCOL_REVISIONS.join(', '));
+    for (const revision of MCP_PROTOCOL_REVISIONS) expect(text(doc.paths['/mcp'].post).description).toContain(revision);
     expect(doc.paths['/.well-known/agent-card.json'].get.security).toEqual([{}]);
+
+    // Request bodies to copy: each a JSON-RPC 2.0 request of the method it is named after.
+    expect(Object.keys(examplesOf(doc, '/a2a'))).toEqual(['SendMessage', 'SendStreamingMessage', 'GetTask']);
+    expect(Object.keys(examplesOf(doc, '/mcp'))).toEqual(['tools/list', 'tools/call', 'resources/read']);
+    for (const endpoint of ['/a2a', '/mcp']) {
+      for (const [name, example] of Object.entries(examplesOf(doc, endpoint))) {
+        expect(example.summary).toMatch(/\S/);
+        expect(Object.keys(example.value as object).sort()).toEqual(['id', 'jsonrpc', 'method', 'params']);
+        expect(example.value).toEqual({ jsonrpc: '2.0', id: expect.any(Number), method: name, params: expect.any(Object) });
+        expect(Number.isInteger((example.value as { id: number }).id)).toBe(true);
+      }
+    }
+    expect((examplesOf(doc, '/mcp')['tools/call'].value as { params: { name: string } }).params.name).toBe('search_knowledge');
+  });
+
+  it('has examples the endpoints answer: a task, a stream, tools, and "not found" for the placeholder ids', async () => {
+    const admin = await adminAgent(t);
+    const issue = async (scope: string) => (await admin.post('/api/api-keys').send({ name: `openapi ${scope}`, scopes: [scope] }).expect(201)).body.data.key as string;
+    const a2aKey = await issue('a2a');
+    const mcpKey = await issue('mcp');
+    const a2a = (body: unknown) => request(t.url).post('/a2a').set({ Authorization: `Bearer ${a2aKey}`, 'A2A-Version': '1.0' }).send(body as object).expect(200);
+    const mcp = (body: unknown) => request(t.url).post('/mcp').set({ Authorization: `Bearer ${mcpKey}`, Accept: 'application/json, text/event-stream' }).send(body as object).expect(200);
+    const examples = { a2a: examplesOf(doc, '/a2a'), mcp: examplesOf(doc, '/mcp') };
+
+    const sent = (await a2a(examples.a2a.SendMessage.value)).body;
+    expect(sent.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const streamed = await a2a(examples.a2a.SendStreamingMessage.value).expect('Content-Type', /text\/event-stream/);
+    expect(streamed.text).toContain('TASK_STATE_COMPLETED');
+    expect((await a2a(examples.a2a.GetTask.value)).body.error).toMatchObject({ code: -32001, message: expect.stringMatching(/TASK_ID/) });
+    // With the id SendMessage answered with, GetTask reads the task.
+    const getTask = examples.a2a.GetTask.value as { params: { id: string } };
+    expect((await a2a({ ...getTask, params: { id: sent.result.task.id } })).body.result.id).toBe(sent.result.task.id);
+
+    expect((await mcp(examples.mcp['tools/list'].value)).body.result.tools.map((tool: { name: string }) => tool.name)).toContain('search_knowledge');
+    expect((await mcp(examples.mcp['tools/call'].value)).body.result).toMatchObject({ structuredContent: { results: expect.any(Array) } });
+    expect((await mcp(examples.mcp['resources/read'].value)).body.error).toMatchObject({ code: -32002, message: expect.stringMatching(/ITEM_ID/) });
   });
 
   it('resolves every reference inside the document', () => {

@@ -16,6 +16,7 @@ import { ROLES_EXTENSION } from '../auth/roles.decorator';
 import { DEFAULT_ROLES, ROLES, type Role } from '../shared/contracts/roles';
 import { bodyLimitFor, describeBytes, ErrorEnvelopeSchema } from '../shared/contracts/http';
 import { ADMIN_EVENT_ROLES, SOCKET_EVENTS, type AdminServerToClientEvents } from '../shared/contracts/socket';
+import { MCP_PROTOCOL_REVISIONS } from '../protocols/mcp-revisions';
 import { CONTRACT_SCHEMAS } from './contract';
 
 export const OPENAPI_JSON_PATH = '/api/openapi.json';
@@ -146,15 +147,46 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /** A JSON-RPC request body, with the byte limit the JSON-RPC gate enforces (the same table as every other body). */
-function jsonRpcRequestBody(): object {
+function jsonRpcRequestBody(examples: Record<string, { summary: string; value: object }>): object {
   const bytes = bodyLimitFor('/a2a');
   return {
     required: true,
     description: `At most ${describeBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes) of JSON; a larger body gets 413 with a JSON-RPC error.`,
     [BODY_LIMIT_EXTENSION]: bytes,
-    content: { 'application/json': { schema: jsonRpcBody } },
+    content: { 'application/json': { schema: jsonRpcBody, examples } },
   };
 }
+
+const question = (text: string, metadata: Record<string, string>) => ({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text }], metadata } });
+
+/** Request bodies to copy (with `A2A-Version: 1.0`). */
+const A2A_EXAMPLES = {
+  SendMessage: {
+    summary: 'Ask a question; the answer is a task',
+    value: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: question('How do I reset my password?', { skillId: 'customer-service' }) },
+  },
+  SendStreamingMessage: {
+    summary: 'Ask a legal question, the answer streamed as server-sent events',
+    value: { jsonrpc: '2.0', id: 2, method: 'SendStreamingMessage', params: question('Can my landlord keep my deposit?', { skillId: 'legal', jurisdiction: 'US', subJurisdiction: 'California' }) },
+  },
+  GetTask: {
+    summary: 'Read a task again (TASK_ID: the id SendMessage answered with)',
+    value: { jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id: 'TASK_ID' } },
+  },
+};
+
+/** Request bodies to copy (with `Accept: application/json, text/event-stream`). */
+const MCP_EXAMPLES = {
+  'tools/list': { summary: 'The tools and their input schemas', value: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } },
+  'tools/call': {
+    summary: 'Search the knowledge base',
+    value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_knowledge', arguments: { query: 'reset password', limit: 3 } } },
+  },
+  'resources/read': {
+    summary: 'Read an article as Markdown (ITEM_ID: an id from search_knowledge)',
+    value: { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'kb://articles/ITEM_ID' } },
+  },
+};
 
 const jsonRpcBody = { type: 'object', required: ['jsonrpc', 'method'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' } } };
 const jsonRpcError = {
@@ -180,10 +212,10 @@ const PROTOCOL_PATHS = {
       tags: ['A2A'],
       summary: 'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask',
       description:
-        'An API key with the a2a scope. Send `A2A-Version: 1.0` for the 1.0 method names; without it the request is A2A 0.3 (message/send, tasks/get, ...). A message is one question (text parts; metadata `skillId`, `jurisdiction`, `subJurisdiction`, `language`), answered as a task whose artifact `answer` holds the text and a data part with the sources; the contextId is the conversation. SendStreamingMessage and SubscribeToTask answer as server-sent events. Example: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"How do I reset my password?"}],"metadata":{"skillId":"customer-service"}}}}`',
+        'An API key with the a2a scope. Send `A2A-Version: 1.0` for the 1.0 method names; without it the request is A2A 0.3 (message/send, tasks/get, ...). A message is one question (text parts; metadata `skillId`, `jurisdiction`, `subJurisdiction`, `language`), answered as a task whose artifact `answer` holds the text and a data part with the sources; the contextId is the conversation. SendStreamingMessage and SubscribeToTask answer as server-sent events. Example: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"How do I reset my password?"}],"metadata":{"skillId":"customer-service"}}}}` (more under the request body\'s examples).',
       security: keyed,
       parameters: [{ name: 'A2A-Version', in: 'header', required: false, schema: { type: 'string', enum: ['1.0', '0.3'] } }],
-      requestBody: jsonRpcRequestBody(),
+      requestBody: jsonRpcRequestBody(A2A_EXAMPLES),
       responses: {
         '200': {
           description: 'A JSON-RPC response (a result, or an error such as -32001 task not found); streaming methods: server-sent events, each a JSON-RPC response holding a task, status update or artifact update.',
@@ -198,9 +230,9 @@ const PROTOCOL_PATHS = {
       tags: ['MCP'],
       summary: 'MCP server (Streamable HTTP, stateless): tools search_knowledge, get_article, ask_assistant; resources kb://articles/{id}',
       description:
-        'An API key with the mcp scope. Protocol revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05 (what the official SDK negotiates); no session, JSON responses. A request with an Origin header must come from this server or CORS_ORIGINS. Example: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_knowledge","arguments":{"query":"reset password"}}}` with `Accept: application/json, text/event-stream`.',
+        `An API key with the mcp scope. Protocol revisions ${MCP_PROTOCOL_REVISIONS.join(', ')} (what the official SDK negotiates); no session, JSON responses. A request with an Origin header must come from this server or CORS_ORIGINS. Example: \`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_knowledge","arguments":{"query":"reset password"}}}\` with \`Accept: application/json, text/event-stream\` (more under the request body's examples).`,
       security: keyed,
-      requestBody: jsonRpcRequestBody(),
+      requestBody: jsonRpcRequestBody(MCP_EXAMPLES),
       responses: { '200': { description: 'The JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } }, ...rpcErrors },
     },
   },

@@ -1,7 +1,8 @@
 /**
  * The MCP server at /mcp (the official TypeScript SDK, Streamable HTTP transport, stateless: no
  * session, each POST is answered on its own, so any server of the cluster answers any request).
- * It serves the protocol revisions the SDK negotiates (MCP_PROTOCOL_REVISIONS, newest first).
+ * It serves the protocol revisions the SDK negotiates (MCP_PROTOCOL_REVISIONS in
+ * protocols/mcp-revisions, newest first).
  *
  * Read-only:
  * - tool `search_knowledge` (query, vertical, jurisdiction, limit): the knowledge items that match,
@@ -18,7 +19,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -43,8 +44,6 @@ const RESOURCE_NOT_FOUND = -32002;
 import { callerOf, jsonRpcError, jsonRpcGate, jsonRpcIdOf, JSON_RPC_ERRORS, type MachineCaller } from '../protocols/json-rpc-gate';
 
 export const MCP_PATH = '/mcp';
-/** The MCP protocol revisions this endpoint negotiates, newest first. */
-export const MCP_PROTOCOL_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 const SEARCH_LIMIT_MAX = 20;
 /** Items a resources/list names (the newest first). */
 const RESOURCE_LIST_MAX = 500;
