@@ -88,6 +88,15 @@ function requests(methods: string[]): fc.Arbitrary<Sent> {
     { weight: 4, arbitrary: wellFormed(methods) },
     { weight: 5, arbitrary: envelope(methods).map(withId) },
     { weight: 2, arbitrary: fc.array(envelope(methods), { maxLength: 4 }).map((batch) => ({ body: JSON.stringify(batch) })) },
+    // Well-formed requests of unknown methods: enough of them that a run always sees -32601 (half
+    // the /mcp requests go without the Accept it needs, and the envelopes above rarely name one).
+    {
+      weight: 2,
+      arbitrary: fc
+        .string({ minLength: 1, maxLength: 30 })
+        .filter((method) => !methods.includes(method))
+        .map((method) => ({ body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: {} }), id: 9 })),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => ({ body: JSON.stringify(value) })) },
     { weight: 1, arbitrary: fc.string({ maxLength: 100 }).map((text) => ({ body: text })) },
     { weight: 1, arbitrary: fc.constantFrom('{', '{"jsonrpc":"2.0",', '[', 'null', '""', '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"\\ud800"}]}}}').map((body) => ({ body })) },
