@@ -38,7 +38,7 @@
  * The whole run is bounded (BENCH_CLUSTER_DEADLINE_MS, 15 min): past it, everything is stopped
  * and the run fails. Progress goes to stderr, the report to stdout.
  */
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess, execFile, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -421,6 +421,30 @@ async function probeHandshakes(url: string, count: number, everyMs: number): Pro
   return times.filter((t) => Number.isFinite(t));
 }
 
+/**
+ * The listening sockets' accept queues of these ports (`ss`: Recv-Q of a LISTEN socket), sampled
+ * every `everyMs` for `forMs`: the largest total, and when the queues were last seen non-empty
+ * (NaN without `ss`).
+ */
+async function sampleAcceptQueues(ports: readonly number[], forMs: number, everyMs: number): Promise<{ max: number; emptyAfterMs: number }> {
+  const started = performance.now();
+  let max = 0;
+  let lastWaiting = 0;
+  while (performance.now() - started < forMs) {
+    const listed = await new Promise<string | undefined>((resolve) => execFile('ss', ['-ltnH'], (error, stdout) => resolve(error ? undefined : stdout)));
+    if (listed === undefined) return { max: NaN, emptyAfterMs: NaN };
+    let waiting = 0;
+    for (const line of listed.split('\n')) {
+      const [, recvQ, , local] = line.trim().split(/\s+/);
+      if (local && ports.includes(Number(local.slice(local.lastIndexOf(':') + 1)))) waiting += Number(recvQ) || 0;
+    }
+    max = Math.max(max, waiting);
+    if (waiting > 0) lastWaiting = performance.now() - started;
+    await sleep(everyMs);
+  }
+  return { max, emptyAfterMs: lastWaiting };
+}
+
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -460,6 +484,9 @@ interface KillReport {
   connectErrorReasons: Record<string, number>;
   /** Handshake times (ms) of fresh probe sockets: straight to a survivor before and after the kill, and through nginx after it. */
   probes: { before: number[]; after: number[]; viaNginx: number[] };
+  /** The survivors' accept queues after the kill: connections the kernel completed that the app had not accepted yet (most at once), and when the last was accepted. */
+  acceptQueueMax: number;
+  acceptQueueEmptyAfterMs: number;
   inFlightAtKill: number;
   resumedCompleted: number;
   takenOver: number;
@@ -545,10 +572,12 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
       log(`${servers} servers: SIGKILL to ${victim.name} (pid ${victim.pid}) under load`);
       process.kill(victim.pid, 'SIGKILL');
       log(`killed at monotonic ${process.hrtime.bigint() / 1000n} us (survivors: ${cluster.state.apps.filter((a) => a !== victim).map((a) => a.pid).join(', ')})`);
+      const acceptQueue = sampleAcceptQueues(cluster.state.apps.filter((a) => a !== victim).map((a) => a.port), AFTER_KILL_MS, 200);
       const probesAfter = probeHandshakes(survivor.url, Math.floor(AFTER_KILL_MS / 500), 500);
       const probesViaNginx = probeHandshakes(cluster.state.url, Math.floor(AFTER_KILL_MS / 500), 500);
       await sleep(AFTER_KILL_MS);
       const probes = { before: probesBefore, after: await probesAfter, viaNginx: await probesViaNginx };
+      const queue = await acceptQueue;
       // What nginx and the cluster script said since the kill (upstreams failed or marked down), counted.
       const said = new Map<string, number>();
       for (const line of cluster.output().slice(outputAtKill).split('\n')) {
@@ -578,6 +607,8 @@ async function runCluster(servers: number, mockUrl: string, databaseUrl: string,
         handshakeMax: totals.handshakeMs.length ? Math.max(...totals.handshakeMs) : NaN,
         connectErrorReasons: totals.connectErrorReasons,
         probes,
+        acceptQueueMax: queue.max,
+        acceptQueueEmptyAfterMs: queue.emptyAfterMs,
         inFlightAtKill: dropped.length,
         resumedCompleted: dropped.filter((r) => r.done && r.restarts === 0).length,
         takenOver: dropped.filter((r) => r.restarts > 0).length,
@@ -689,6 +720,8 @@ function report(rows: Row[], kill: KillReport | undefined): void {
     out.push(`  where that time went: first attempt p50 ${fmt(kill.firstAttemptP50)} ms after the drop (the client's delay); attempts p50 ${fmt(kill.attemptsP50)}, max ${fmt(kill.attemptsMax)}; ` +
       `the successful attempt's handshake p50 ${fmt(kill.handshakeP50)} ms, max ${fmt(kill.handshakeMax)} ms; failed attempts: ${Object.keys(kill.connectErrorReasons).length ? JSON.stringify(kill.connectErrorReasons) : 'none'}`);
     const probe = (values: number[]) => `p50 ${fmt(percentile(values, 50))} ms, max ${fmt(values.length ? Math.max(...values) : NaN)} ms`;
+    out.push(`  the survivors' accept queues (connections the kernel completed, waiting for the app to accept them; ACCEPT_HANDLES=${process.env.ACCEPT_HANDLES ?? 'default'}): ` +
+      `at most ${fmt(kill.acceptQueueMax)} waiting at once, the last seen waiting ${fmt(kill.acceptQueueEmptyAfterMs)} ms after the kill`);
     out.push(`  a fresh socket's handshake, straight to a surviving app: before the kill ${probe(kill.probes.before)}; in the ${AFTER_KILL_MS / 1000} s after it ${probe(kill.probes.after)}; through nginx after it ${probe(kill.probes.viaNginx)}`);
     out.push(`  replies open on the dropped sockets: ${kill.inFlightAtKill}; resumed on another server and completed as written: ${kill.resumedCompleted}`);
     out.push(`  taken over (chat:restart, asked again by another server): ${kill.takenOver}; completed: ${kill.takenOverCompleted}` +

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
+import { acceptMorePerTurn } from './common/accept-handles';
 import { describeDatabaseUrl, isDatabaseUnavailable } from './common/database-unavailable';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 
@@ -18,6 +19,7 @@ async function bootstrap(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.port);
+  await acceptMorePerTurn(app.getHttpServer(), config.acceptHandles);
   const port = (app.getHttpServer().address() as { port: number }).port;
   const mode = [
     config.databaseUrl ? 'Postgres' : `SQLite (${config.dataDir})`,

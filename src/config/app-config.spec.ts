@@ -6,6 +6,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 3000,
       healthIntervalMs: 30000,
+      acceptHandles: 32,
       chatTimeoutMs: 130000,
       databaseUrl: undefined,
       redisUrl: undefined,
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       AZURE_OPENAI_API_VERSION: '2024-06-01',
       LLM_BASE_URL: 'http://localhost:11434/v1',
       HEALTH_INTERVAL_MS: '5000',
+      ACCEPT_HANDLES: '1',
       CHAT_TIMEOUT_MS: '60000',
       CORS_ORIGINS: 'https://a.example, https://b.example',
     });
@@ -45,6 +47,7 @@ describe('loadConfig', () => {
       azureOpenaiApiVersion: '2024-06-01',
       llmBaseUrl: 'http://localhost:11434/v1',
       healthIntervalMs: 5000,
+      acceptHandles: 1,
       chatTimeoutMs: 60000,
       corsOrigins: ['https://a.example', 'https://b.example'],
     });
@@ -58,6 +61,8 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail', /SMTP_URL must be a smtp: or smtps: URL/],
     ['HEALTH_INTERVAL_MS', '-5', /HEALTH_INTERVAL_MS must be a whole number/],
     ['CHAT_TIMEOUT_MS', '1.5', /CHAT_TIMEOUT_MS must be a whole number/],
+    ['ACCEPT_HANDLES', '0', /ACCEPT_HANDLES must be a whole number/],
+    ['ACCEPT_HANDLES', '257', /ACCEPT_HANDLES must be a whole number/],
     ['APP_SECRET', 'short', /APP_SECRET must be at least 32 characters/],
     ['CORS_ORIGINS', 'not-an-origin', /CORS_ORIGINS has an entry that is not an origin URL/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL must be a http: or https: URL/],
