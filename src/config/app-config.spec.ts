@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 3000,
       healthIntervalMs: 30000,
-      acceptHandles: 32,
+      acceptHandles: 64,
       chatTimeoutMs: 130000,
       databaseUrl: undefined,
       redisUrl: undefined,

@@ -247,7 +247,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     llmApiKey: r.str('LLM_API_KEY'),
     llmModel: r.str('LLM_MODEL'),
     healthIntervalMs: r.int('HEALTH_INTERVAL_MS', 30000, 100, 3_600_000),
-    acceptHandles: r.int('ACCEPT_HANDLES', 32, 1, 256),
+    acceptHandles: r.int('ACCEPT_HANDLES', 64, 1, 256),
     chatTimeoutMs: r.int('CHAT_TIMEOUT_MS', 130000, 1000, 3_600_000),
     agentTimeoutMs: r.int('AGENT_TIMEOUT_MS', 30000, 100, 3_600_000),
     rewriteTimeoutMs: r.int('REWRITE_TIMEOUT_MS', 3000, 50, 60_000),

@@ -4,6 +4,7 @@ import type { ReplyStatus } from '@shared/contracts/conversations';
 import { check } from '@shared/contracts/problems';
 import type { PublicSettings } from '@shared/contracts/config';
 import type { ChatSendPayload, ClientToServerEvents, ServerToClientEvents } from '@shared/contracts/socket';
+import { SOCKET_RECONNECTION } from '@shared/contracts/socket-reconnection';
 import type { z } from 'zod';
 import { CANCELLED_CODE, CHAT_ERROR_DEFAULTS } from '../../../lib/reply-stream';
 import { ReplyHandlers, resumeInteract, streamInteract, type StreamSink } from './interact-stream';
@@ -81,8 +82,7 @@ export function createDefaultSocket(): ChatSocket {
     // Websocket first (no sticky sessions needed behind a load balancer), long-polling if it fails.
     transports: ['websocket', 'polling'],
     tryAllTransports: true,
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 3000,
+    ...SOCKET_RECONNECTION,
     timeout: 10000,
   });
 }

@@ -3,6 +3,7 @@ import { io } from 'socket.io-client';
 import type { VerticalId } from '@shared/catalog/verticals';
 import { parseHostMessage, WIDGET_HEADER, WIDGET_MESSAGE_SOURCE, VISITOR_TOKEN_HEADER, type FrameToHostMessage } from '@shared/contracts/widget-messages';
 import type { PublicWidget } from '@shared/contracts/widgets';
+import { SOCKET_RECONNECTION } from '@shared/contracts/socket-reconnection';
 import { ChatPage, type ChatSocket } from '../../chat';
 import { fetchVisitorToken, readToken, saveToken } from './visitor-token';
 
@@ -99,8 +100,7 @@ function WidgetChat({ widget, token, onClose, onActivity }: { widget: PublicWidg
       io({
         transports: ['websocket', 'polling'],
         tryAllTransports: true,
-        reconnectionDelay: 500,
-        reconnectionDelayMax: 3000,
+        ...SOCKET_RECONNECTION,
         timeout: 10000,
         withCredentials: false,
         query: { widget: widget.id },
