@@ -72,6 +72,31 @@ describe('acceptMorePerTurn', () => {
     expect(perTurn.length).toBeLessThan(20);
   });
 
+  it("closes only once every request in flight is answered, whichever descriptor accepted its connection", async () => {
+    let started = 0;
+    const server = http.createServer((_req, res) => {
+      started += 1;
+      setTimeout(() => res.end('ok'), 300);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    let answered = 0;
+    let answeredAtClose = -1;
+    try {
+      expect(await acceptMorePerTurn(server, 8)).toBe(8);
+      const answers = Array.from({ length: 20 }, () => get(port).then(() => (answered += 1)));
+      const until = Date.now() + 200;
+      while (Date.now() < until);
+      while (started < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      answeredAtClose = answered;
+      await Promise.all(answers);
+    } finally {
+      server.closeAllConnections();
+    }
+    expect(answeredAtClose).toBe(20);
+  });
+
   it('stops accepting on every descriptor when the HTTP server is closed', async () => {
     const server = http.createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

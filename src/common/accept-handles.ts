@@ -19,16 +19,31 @@ import type { Server as NetServer, Socket } from 'node:net';
  * 128 it rose by about 30 us. Node has no
  * dup() for sockets, so the descriptors are made the documented way, by sending the server to a
  * child process over IPC and back (each pass is a new descriptor of the same socket). The
- * accepted sockets go to the HTTP server as its own (`connection`), and the copies stop listening
- * when the HTTP server is closed.
+ * accepted sockets go to the HTTP server as its own (`connection`); when the HTTP server is
+ * closed the copies stop listening, and its close waits for their connections as for its own.
  */
 export async function acceptMorePerTurn(server: HttpServer, count: number): Promise<number> {
   if (count <= 1 || process.platform === 'win32' || !server.listening) return 1;
-  const copies = await copiesOf(server, count - 1, (socket) => server.emit('connection', socket));
+  // The HTTP server's close() waits for the connections its own descriptor accepted; these are
+  // kept here so that it waits for theirs too (a request in flight is answered before it closes).
+  const open = new Set<Socket>();
+  let closed: (() => void) | undefined;
+  const adopt = (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      if (open.size === 0) closed?.();
+    });
+    server.emit('connection', socket);
+  };
+  const copies = await copiesOf(server, count - 1, adopt);
   const close = server.close.bind(server);
   server.close = (callback?: (error?: Error) => void) => {
     for (const copy of copies.splice(0)) copy.close();
-    return close(callback);
+    return close((error?: Error) => {
+      if (open.size === 0 || error) callback?.(error);
+      else closed = () => callback?.();
+    });
   };
   return copies.length + 1;
 }
@@ -54,16 +69,24 @@ function copiesOf(server: HttpServer, count: number, onConnection: (socket: Sock
     const child = spawn(process.execPath, ['-e', ECHO], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {} });
     const copies: NetServer[] = [];
     let done = false;
+    // Resolved once the child is gone, with it every descriptor it held (so nothing but this
+    // process listens on the port afterwards).
     const finish = () => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      // A copy that came back listens; the child exits once it is let go.
-      if (child.connected) child.disconnect();
       resolve(copies);
     };
-    // Whatever went wrong (no child, a refused handle), the server still serves with one descriptor.
-    const timer = setTimeout(finish, 5000);
+    const letGo = () => {
+      if (child.connected) child.disconnect();
+    };
+    // Whatever went wrong (no child, a refused handle), the server still serves, with the
+    // descriptors that came back.
+    const timer = setTimeout(() => {
+      letGo();
+      child.kill('SIGKILL');
+      finish();
+    }, 5000);
     timer.unref();
     child.on('error', finish);
     child.on('exit', finish);
@@ -77,7 +100,8 @@ function copiesOf(server: HttpServer, count: number, onConnection: (socket: Sock
       const copy = handle as NetServer;
       copy.on('connection', onConnection);
       copies.push(copy);
-      if (copies.length === count) finish();
+      // The child exits once it is let go.
+      if (copies.length === count) letGo();
     });
     for (let i = 0; i < count; i += 1) child.send(i, server);
   });
