@@ -13,13 +13,14 @@ import type { Server as NetServer, Socket } from 'node:net';
  * was never more than 200 ms late (docs/operations.md, "Where a reconnection's time went").
  *
  * The fix gives the event loop `count` descriptors of the same listening socket: each is polled
- * and accepts one connection per turn, so a queue of 300 empties in 5 turns with 64 (ACCEPT_HANDLES).
- * A new connection then costs up to count - 1 accept() calls that find nothing: with 64, a plain
- * HTTP server's CPU per connection stayed within its noise (145-185 us against 145-170 us); with
- * 128 it rose by about 30 us. Node has no
- * dup() for sockets, so the descriptors are made the documented way, by sending the server to a
- * child process over IPC and back (each pass is a new descriptor of the same socket). The
- * accepted sockets go to the HTTP server as its own (`connection`); when the HTTP server is
+ * and accepts one connection per turn, so a queue of 300 empties in 5 turns with 64
+ * (ACCEPT_HANDLES). A new connection then costs up to count - 1 accept() calls that find nothing:
+ * with 64, a plain HTTP server's CPU per connection stayed within its noise (145-185 us against
+ * 145-170 us); with 128 it rose by about 30 us.
+ *
+ * Node has no dup() for sockets, so the descriptors are made the documented way, by sending the
+ * server to a child process over IPC and back (each pass is a new descriptor of the same socket).
+ * The accepted sockets go to the HTTP server as its own (`connection`); when the HTTP server is
  * closed the copies stop listening, and its close waits for their connections as for its own.
  */
 export async function acceptMorePerTurn(server: HttpServer, count: number): Promise<number> {
@@ -32,7 +33,10 @@ export async function acceptMorePerTurn(server: HttpServer, count: number): Prom
     open.add(socket);
     socket.once('close', () => {
       open.delete(socket);
-      if (open.size === 0) closed?.();
+      if (open.size > 0 || !closed) return;
+      const done = closed;
+      closed = undefined;
+      done();
     });
     server.emit('connection', socket);
   };
