@@ -2,10 +2,8 @@
  * What a suite needs beyond Node and npm (services, binaries, documentation packages), and the
  * one way to say so: `describeWith([NEEDS.chromium], 'name', () => ...)`.
  *
- * Where something is missing (a developer machine with only Node and npm) the suite is skipped,
- * and its title carries the reason, which test/support/skip-reporter.js prints in the run's
- * summary: never silently. In CI (`CI` set, as .ci/run does, which installs everything) a missing
- * requirement fails the suite instead, so nothing is ever skipped there.
+ * Where something is missing the suite fails with a test that names it and how to get it: nothing
+ * is skipped. test/support/skip-reporter.js lists any test skipped some other way.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -81,29 +79,27 @@ export const NEEDS = {
   },
 };
 
-export const SKIP_MARK = '[skipped: ';
-
 /** The first missing requirement's reason, or undefined when all are there. */
 export function missingOf(needs: Requirement[]): string | undefined {
   const missing = needs.filter((n) => n.missing !== undefined);
   return missing.length > 0 ? missing.map((n) => `needs ${n.what}: ${n.missing}`).join('; ') : undefined;
 }
 
-/** `describe` when everything in `needs` is there; else skipped with the reason (failed in CI). */
+/**
+ * `describe` when everything in `needs` is there. Else the suite fails with the reason, on every
+ * machine: a test that cannot run is not a test that passed. `npm test` points REDIS_URL and
+ * DATABASE_URL at the local services when they answer (scripts/with-local-services.mjs), and
+ * .ci/run installs everything else.
+ */
 export function describeWith(needs: Requirement[], name: string, fn: () => void): void {
   const reason = missingOf(needs);
   if (reason === undefined) {
     describe(name, fn);
-  } else if (process.env.CI) {
-    describe(name, () => {
-      it('has what it needs (CI installs everything)', () => {
-        throw new Error(reason);
-      });
-    });
-  } else {
-    // Skip reason: a service, binary or package this suite needs is missing on this machine
-    // (`reason` names it; skip-reporter.js prints it after the run). CI installs all of them and
-    // takes the branch above, which fails instead of skipping.
-    describe.skip(`${name} ${SKIP_MARK}${reason}]`, fn); // reason: a requirement is missing on this machine (not in CI)
+    return;
   }
+  describe(name, () => {
+    it('has what it needs (bash .ci/run installs and starts all of it)', () => {
+      throw new Error(reason);
+    });
+  });
 }

@@ -1,7 +1,7 @@
 /**
- * A jest reporter that lists, after the run, every skipped test with the reason its suite gave
- * (test/support/requirements.ts puts it in the title), grouped by reason and file. A test skipped
- * without a reason is listed too, as such.
+ * A jest reporter that lists, after the run, every skipped test, grouped by reason and file. Nothing
+ * in the suites skips (test/support/requirements.ts fails a suite whose requirement is missing), so
+ * anything listed here is an `it.skip` or `describe.skip` someone left in a file.
  */
 const path = require('node:path');
 
