@@ -95,11 +95,10 @@ export function contextVisitor(apiKeyId: string, contextId: string): Visitor {
   return { key: visitorKeyOf(`a2a:${apiKeyId}:${contextId}`), returning: true };
 }
 
-/** A pipeline error before the reply started, as the JSON-RPC error the caller gets. */
 /**
- * An error of the chat pipeline as the SDK's error. The SDK sends a JSON-RPC error without its
- * data, so an AppError refusal is also noted on the caller: A2aHttp adds its code (and a rate
- * limit's wait, as 429 with Retry-After) to the response.
+ * An error of the chat pipeline before the reply started, as the SDK's error. The SDK sends a
+ * JSON-RPC error without its data, so an AppError refusal is also noted on the caller: A2aHttp
+ * adds its code (and a rate limit's wait, as 429 with Retry-After) to the response.
  */
 function rpcError(error: unknown, caller: MachineCaller): Error {
   if (error instanceof A2AError) return error;
